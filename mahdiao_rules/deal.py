@@ -1,0 +1,111 @@
+"""Seats, deals, recorded tricks and recorded events: small immutable values.
+
+Seats are ints 0–3 in play order 東→南→西→北 (east → south → west → north).
+A :class:`Deal` is what was dealt (four hands, the stock, the banker) plus,
+optionally, what was recorded at the table (tricks and events such as a fine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from .cards import CARD_HANZI, Card
+
+
+class Seat(IntEnum):
+    """The four seats in play order."""
+
+    EAST = 0
+    SOUTH = 1
+    WEST = 2
+    NORTH = 3
+
+    @property
+    def id(self) -> str:
+        return self.name.lower()
+
+    @property
+    def hanzi(self) -> str:
+        return SEAT_HANZI[self]
+
+    def after(self, steps: int = 1) -> Seat:
+        """The seat *steps* places later in play order."""
+        return Seat((self + steps) % 4)
+
+    def __str__(self) -> str:
+        return self.id
+
+
+SEATS = (Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH)
+SEAT_HANZI = ("東", "南", "西", "北")
+SEAT_ALIASES: dict[str, Seat] = {}
+for _seat in SEATS:
+    for _name in (_seat.id, _seat.id[0], _seat.hanzi, {"東": "东"}.get(_seat.hanzi, _seat.hanzi)):
+        SEAT_ALIASES[_name] = _seat
+del _seat, _name
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedTrick:
+    """One trick as recorded: who led and the four cards in play order from the leader."""
+
+    lead: Seat
+    cards: tuple[Card, Card, Card, Card]
+
+    def __repr__(self) -> str:
+        names = " ".join(CARD_HANZI[c] for c in self.cards)
+        return f"RecordedTrick(lead={self.lead.id}, cards={names!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A recorded table event that a ruleset may price (代賠, 罰例 …).
+
+    ``type`` names the event (for example ``release_bai_lao`` or ``wu_chu``);
+    ``seat`` is the player responsible; ``trick`` (1-based) and ``card`` locate
+    it when the event is about a particular trick or card; ``victim`` names a
+    seat the event is about when that is not derivable.
+    """
+
+    type: str
+    seat: Seat
+    trick: int | None = None
+    card: Card | None = None
+    victim: Seat | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A complete deal: hands, stock (``stock[0]`` is the face card 面張) and banker."""
+
+    id: str
+    banker: Seat
+    hands: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    stock: tuple[Card, ...]
+    play: tuple[RecordedTrick, ...] | None = None
+    events: tuple[Event, ...] = ()
+    title: str | None = None
+    source: str | None = None
+    guan_dui: int = 0
+    """Chips already in the 官堆 pool when the hand starts (in 注)."""
+    origin: str | None = field(default=None, compare=False)
+    """Where the deal was read from (file name), for messages."""
+
+    @property
+    def face(self) -> Card:
+        return self.stock[0]
+
+    def hand_mask(self, seat: int) -> int:
+        mask = 0
+        for c in self.hands[seat]:
+            mask |= 1 << c
+        return mask
+
+    def holder(self, card: int) -> Seat | None:
+        """The seat that was dealt *card*, or None when it lies in the stock."""
+        for seat in SEATS:
+            if card in self.hands[seat]:
+                return seat
+        return None

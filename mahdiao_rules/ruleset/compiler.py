@@ -1,0 +1,351 @@
+"""Read a ruleset YAML file, check it, and compile it into a :class:`Ruleset`.
+
+Checking happens in two passes: the JSON Schema (shape, types, unknown keys),
+then the semantic pass done while compiling (unknown cards, options, sets,
+forward references).  Both report ``file:line: key.path: problem``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..cards import CARD_NUM, closest_names
+from ..deal import SEAT_ALIASES
+from ..errors import InputError
+from ..schemacheck import check
+from ..yamlsafe import Document, load_file
+from .dsl import Compiler, HandState, SetExpr, _combine
+from .model import (
+    PHASES,
+    Citation,
+    DaiPeiDef,
+    FineDef,
+    ItemDef,
+    OffenceDef,
+    OptionDef,
+    Procedure,
+    Ruleset,
+    Step,
+)
+
+
+def load_ruleset(path: str, *, overrides: Mapping[str, str] | None = None,
+                 display_name: str | None = None) -> Ruleset:
+    """Load, validate and compile the ruleset file at *path*."""
+    doc = load_file(path, display_name=display_name)
+    return compile_document(doc, overrides=overrides)
+
+
+def compile_document(doc: Document, *, overrides: Mapping[str, str] | None = None) -> Ruleset:
+    if doc.data is None:
+        raise InputError("the file is empty; a ruleset needs at least id, name and items",
+                         file=doc.file)
+    check(doc, "ruleset")
+    data = doc.data
+    options = _options(doc, data.get("options", {}))
+    values = {name: opt.default for name, opt in options.items()}
+    for name, value in (overrides or {}).items():
+        if name not in options:
+            hint = closest_names(name, options)
+            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+            raise InputError(f"ruleset {data['id']!r} has no option {name!r}{extra}; "
+                             f"options: {', '.join(options) or 'none'}", file=doc.file)
+        if value not in options[name].choices:
+            raise InputError(f"option {data['id']}.{name} takes one of "
+                             f"{', '.join(options[name].choices)}, not {value!r}", file=doc.file)
+        values[name] = value
+
+    c = Compiler(doc=doc, options=values)
+    sources = data.get("sources", {})
+    _check_citations(doc, data, sources)
+
+    for name, spec in data.get("sets", {}).items():
+        c.define_set(name, spec["cards"], ("sets", name, "cards"))
+
+    zhu_per_diao = data["units"]["zhu_per_diao"]
+    he_exempt = None
+    gong_he = data.get("channels", {}).get("gong_he")
+    if gong_he is not None:
+        node, path = c.resolve(gong_he.get("exempt"), ("channels", "gong_he", "exempt"))
+        if node is not None:
+            he_exempt = c.condition(node, path)
+
+    groups = data.get("groups", {})
+    items, phases = _items(c, data["items"], groups, zhu_per_diao)
+    fines, dai_pei = _events(c, data.get("events", {}))
+
+    return Ruleset(
+        id=data["id"],
+        name=data["name"],
+        name_en=data.get("name_en", ""),
+        description=data.get("description", ""),
+        file=doc.file,
+        content_hash=_content_hash(doc),
+        sources=sources,
+        options=options,
+        option_values=values,
+        zhu_per_diao=zhu_per_diao,
+        procedure=_procedure(c, data.get("procedure", {})),
+        dynamic_sets=c.dynamic_sets,
+        named_sets=c.named_sets,
+        phases=phases,
+        items=items,
+        groups=groups,
+        he_exempt=he_exempt,
+        fines=fines,
+        dai_pei=dai_pei,
+    )
+
+
+def _content_hash(doc: Document) -> str:
+    import json
+
+    text = json.dumps(doc.data, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _citation(node: dict[str, Any]) -> Citation:
+    return Citation(ref=node["ref"], quote=node["quote"])
+
+
+def _check_citations(doc: Document, node: Any, sources: dict[str, Any],
+                     path: tuple[str | int, ...] = ()) -> None:
+    """Every ``source: {ref: K}`` must name a key of the ruleset's ``sources``."""
+    if isinstance(node, dict):
+        ref = node.get("ref")
+        if isinstance(ref, str) and "quote" in node and ref not in sources:
+            hint = closest_names(ref, sources)
+            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+            raise InputError(f"source {ref!r} is not in sources:{extra}", file=doc.file,
+                             line=doc.line_of(path + ("ref",)), place=_fmt(path + ("ref",)))
+        for key, value in node.items():
+            _check_citations(doc, value, sources, path + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _check_citations(doc, value, sources, path + (i,))
+
+
+def _fmt(path: tuple[str | int, ...]) -> str:
+    from ..yamlsafe import format_path
+
+    return format_path(path)
+
+
+def _options(doc: Document, spec: dict[str, Any]) -> dict[str, OptionDef]:
+    out = {}
+    for name, o in spec.items():
+        if o["default"] not in o["choices"]:
+            path = ("options", name, "default")
+            raise InputError(f"default {o['default']!r} is not one of the choices "
+                             f"({', '.join(o['choices'])})", file=doc.file,
+                             line=doc.line_of(path), place=_fmt(path))
+        out[name] = OptionDef(
+            name=name,
+            title=o.get("name", name),
+            description=o.get("description", ""),
+            default=o["default"],
+            choices={k: v.get("description", "") for k, v in o["choices"].items()},
+            source=_citation(o["source"]),
+        )
+    return out
+
+
+def _zhu_text(node: Any) -> str:
+    if isinstance(node, dict):
+        if "option" in node:
+            return "/".join(_zhu_text(v) for v in node["cases"].values())
+        if "diao" in node:
+            return "±吊"
+        if "pool" in node:
+            return "官堆"
+        if "by_card" in node or "by_victim" in node:
+            rows = node.get("by_card") or node.get("by_victim")
+            return "/".join(str(r["zhu"]) for r in rows)
+    return str(node)
+
+
+def _items(c: Compiler, specs: list[dict[str, Any]], groups: dict[str, Any],
+           zhu_per_diao: int) -> tuple[dict[str, ItemDef], dict[str, tuple[Step, ...]]]:
+    items: dict[str, ItemDef] = {}
+    steps: dict[str, list[Step]] = {phase: [] for phase in PHASES}
+    group_members: dict[str, list[ItemDef]] = {}
+    group_phase: dict[str, str] = {}
+
+    for index, spec in enumerate(specs):
+        path: tuple[str | int, ...] = ("items", index)
+        iid = spec["id"]
+        if iid in items:
+            raise c.error(path + ("id",), f"duplicate item id {iid!r}")
+        gid = spec.get("group")
+        if gid is not None and gid not in groups:
+            hint = closest_names(gid, groups)
+            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+            raise c.error(path + ("group",), f"group {gid!r} is not declared in groups:{extra}")
+        phase = spec["phase"]
+        if gid is not None and group_phase.setdefault(gid, phase) != phase:
+            raise c.error(path + ("phase",), f"all members of group {gid!r} must share one phase")
+        channel, _ = c.resolve(spec["channel"], path + ("channel",))
+        won_refs: list[SetExpr] = []
+        held_refs: list[SetExpr] = []
+        with _Tracker(c, won_refs, held_refs):
+            condition = c.condition(spec.get("when", True), path + ("when",))
+            per = c.counter(spec["per"], path + ("per",)) if "per" in spec else None
+        amount = c.amount(spec["zhu"], path + ("zhu",), zhu_per_diao=zhu_per_diao)
+        item = ItemDef(
+            id=iid,
+            name=spec["name"],
+            gloss=spec.get("gloss", ""),
+            phase=phase,
+            channel=channel,
+            condition=condition,
+            amount=amount,
+            per=per,
+            source=_citation(spec["source"]),
+            group=gid,
+            ends_hand=spec.get("ends_hand", False),
+            split=spec.get("split") == "holders",
+            bank=spec.get("bank"),
+            concept=spec.get("concept", iid),
+            note=spec.get("note"),
+            zhu_text=_zhu_text(spec["zhu"]),
+            raw=spec,
+            evidence_won=_combine(won_refs, "|") if won_refs else None,
+            evidence_held=_combine(held_refs, "|") if held_refs else None,
+        )
+        items[iid] = item
+        if gid is None:
+            steps[phase].append(Step(items=(item,)))
+            c.known_fired.add(iid)
+        else:
+            # A group is one step, at the place of its first member: all members are
+            # judged together and only the best one counts for a seat.
+            members = group_members.setdefault(gid, [])
+            if not members:
+                steps[phase].append(Step(items=(), group=gid))  # filled in below
+            members.append(item)
+            c.known_fired.update((iid, gid))
+
+    phases = {}
+    for phase, seq in steps.items():
+        phases[phase] = tuple(
+            Step(items=tuple(group_members[s.group]), group=s.group) if s.group else s for s in seq
+        )
+    return items, phases
+
+
+class _Tracker:
+    """Collects the card sets an item's condition looks at, to show the evidence later."""
+
+    def __init__(self, c: Compiler, won: list[SetExpr], held: list[SetExpr]) -> None:
+        self.c, self.won, self.held = c, won, held
+
+    def __enter__(self) -> None:
+        self.c.evidence = (self.won, self.held)  # type: ignore[attr-defined]
+
+    def __exit__(self, *exc: object) -> None:
+        self.c.evidence = None  # type: ignore[attr-defined]
+
+
+def _procedure(c: Compiler, spec: dict[str, Any]) -> Procedure:
+    fl = spec.get("first_lead", {})
+    count_from = fl.get("count_from", "banker")
+    if count_from != "banker" and count_from not in SEAT_ALIASES:
+        raise c.error(("procedure", "first_lead", "count_from"),
+                      f"count_from is 'banker' or a seat, not {count_from!r}")
+    offsets = {int(k): int(v) for k, v in fl.get("offsets", {}).items()}
+    rule = c.options.get("first_lead", "tou_jia")
+    nums = {}
+    for name, num in spec.get("num", {}).items():
+        card = c.card_set(name, ("procedure", "num", name))
+        for i in range(40):
+            if card.mask >> i & 1:
+                nums[i] = num
+    nb = spec.get("next_banker", {})
+    src = fl.get("source") or nb.get("source") or {"ref": "DIGEST", "quote": "§2"}
+    return Procedure(
+        first_lead_from=count_from,
+        first_lead_offsets=offsets,
+        first_lead_rule=rule,
+        num_overrides=nums,
+        next_banker_rotate=nb.get("rotate", 1),
+        source=_citation(src),
+    )
+
+
+def card_num(ruleset: Ruleset, card: int) -> int:
+    return ruleset.procedure.num_overrides.get(card, CARD_NUM[card])
+
+
+def _events(c: Compiler, spec: dict[str, Any]) -> tuple[dict[str, FineDef], DaiPeiDef | None]:
+    fines: dict[str, FineDef] = {}
+    for i, f in enumerate(spec.get("fines", [])):
+        path = ("events", "fines", i)
+        if f["id"] in fines:
+            raise c.error(path + ("id",), f"duplicate fine id {f['id']!r}")
+        fines[f["id"]] = FineDef(
+            id=f["id"], name=f["name"], amount=_fine_amount(c, f["zhu"], path + ("zhu",)),
+            to=f["to"], ends_hand=f.get("ends_hand", False), source=_citation(f["source"]),
+            note=f.get("note"), zhu_text=_zhu_text(f["zhu"]),
+        )
+    dp = spec.get("dai_pei")
+    dai_pei = None
+    if dp is not None:
+        offences = {}
+        for i, o in enumerate(dp["offences"]):
+            path = ("events", "dai_pei", "offences", i)
+            if o["id"] in offences or o["id"] in fines:
+                raise c.error(path + ("id",), f"duplicate event id {o['id']!r}")
+            req = o.get("requires", {})
+            card = (c.card_set(req["trick_won_with"], path + ("requires", "trick_won_with"))
+                    if "trick_won_with" in req else None)
+            offences[o["id"]] = OffenceDef(
+                id=o["id"], name=o["name"], gloss=o.get("gloss", ""), activated=o["activated"],
+                requires_card=card, requires_banker=req.get("winner_is_banker", False),
+                source=_citation(o["source"]),
+            )
+        dai_pei = DaiPeiDef(
+            zheng_ben=c.number(dp["amount"]["zheng_ben"], ("events", "dai_pei", "amount", "zheng_ben")),
+            not_zheng_ben=c.number(dp["amount"]["not_zheng_ben"],
+                                   ("events", "dai_pei", "amount", "not_zheng_ben")),
+            source=_citation(dp["source"]),
+            offences=offences,
+        )
+    return fines, dai_pei
+
+
+def _fine_amount(c: Compiler, node: Any, path: tuple[str | int, ...]) -> Any:
+    """A fine's amount: a number, or the first matching row of by_card / by_victim.
+
+    The returned callable takes ``(state, event)``.
+    """
+    node, path = c.resolve(node, path)
+    if isinstance(node, dict) and ("by_card" in node or "by_victim" in node):
+        kind = "by_card" if "by_card" in node else "by_victim"
+        rows = []
+        for i, row in enumerate(node[kind]):
+            rpath = path + (kind, i)
+            t = c.number(row["zhu"], rpath + ("zhu",))
+            if kind == "by_card":
+                test = c.card_set(row["in"], rpath + ("in",)) if "in" in row else None
+            else:
+                test = c.card_set(row["held_any"], rpath + ("held_any",)) if "held_any" in row else None
+            rows.append((test, t))
+
+        def by_row(st: HandState, event: Any) -> int:
+            if kind == "by_card":
+                if event.card is None:
+                    raise InputError(f"event {event.type!r} needs card: (the card concerned)")
+                probe = 1 << event.card
+            else:
+                if event.victim is None:
+                    raise InputError(f"event {event.type!r} needs victim: (the seat concerned)")
+                probe = st.held[event.victim]
+            for test, t in rows:
+                if test is None or probe & test.value(st):
+                    return t
+            return 0
+        return by_row
+    t = c.number(node, path)
+    return lambda st, event: t

@@ -1,0 +1,152 @@
+"""Compiled ruleset values: what the compiler produces and the settlement engine runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dsl import Amount, Condition, HandState, SetExpr
+
+PHASES = ("deal", "play", "end")
+"""deal: judged on the dealt hands (免斗, 異賞); play: after the eight tricks; end: every hand."""
+
+CHANNELS = {
+    "kai_zhu": "開注: 椿 collects from / pays each 散; a 散 collects from / pays the 椿",
+    "kai_zhu_winner_only": "開注, but only a positive amount is collected (winner-collects reading)",
+    "qiao_men": "敲門: a 散 collects from each other 散; nothing for the 椿",
+    "gong_he": "公賀: each other player pays the holder (exempt players excepted)",
+    "san_jia": "三家各開: each other player pays (or, negative, is paid by) the holder",
+    "guan_dui": "官堆: the holder takes from (positive) or pays into (negative) the pool",
+    "none": "no payment; the item only ends the hand or explains it",
+}
+CHANNEL_HANZI = {
+    "kai_zhu": "開注", "kai_zhu_winner_only": "開注", "qiao_men": "敲門", "gong_he": "公賀",
+    "san_jia": "三家", "guan_dui": "官堆", "none": "—",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    ref: str
+    quote: str
+
+    def text(self, sources: dict[str, dict[str, Any]]) -> str:
+        title = sources.get(self.ref, {}).get("title", "")
+        return f"{self.ref}「{self.quote}」" + (f" — {title}" if title else "")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDef:
+    name: str
+    title: str
+    description: str
+    default: str
+    choices: dict[str, str]
+    source: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class ItemDef:
+    """One rule item: metadata plus its compiled condition and amount."""
+
+    id: str
+    name: str
+    gloss: str
+    phase: str
+    channel: str
+    condition: Condition
+    amount: Amount
+    per: Callable[[HandState, int], int] | None
+    source: Citation
+    group: str | None = None
+    ends_hand: bool = False
+    split: bool = False
+    bank: str | None = None
+    concept: str | None = None
+    note: str | None = None
+    zhu_text: str = ""
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    evidence_won: SetExpr | None = None
+    evidence_held: SetExpr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a phase: a single item, or a group whose best member counts."""
+
+    items: tuple[ItemDef, ...]
+    group: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FineDef:
+    id: str
+    name: str
+    amount: Callable[[HandState, Any], int]
+    to: str
+    ends_hand: bool
+    source: Citation
+    note: str | None = None
+    zhu_text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OffenceDef:
+    id: str
+    name: str
+    gloss: str
+    activated: str
+    requires_card: SetExpr | None
+    requires_banker: bool
+    source: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class DaiPeiDef:
+    zheng_ben: int
+    not_zheng_ben: int
+    source: Citation
+    offences: dict[str, OffenceDef]
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    first_lead_from: str  # "banker" or a fixed seat id
+    first_lead_offsets: dict[int, int]
+    first_lead_rule: str  # option value: tou_jia (count) or zhuang
+    num_overrides: dict[int, int]
+    next_banker_rotate: int
+    source: Citation
+
+
+@dataclass
+class Ruleset:
+    """A parsed, checked and compiled ruleset."""
+
+    id: str
+    name: str
+    name_en: str
+    description: str
+    file: str
+    content_hash: str
+    sources: dict[str, dict[str, Any]]
+    options: dict[str, OptionDef]
+    option_values: dict[str, str]
+    zhu_per_diao: int
+    procedure: Procedure
+    dynamic_sets: list[Callable[[HandState], int]]
+    named_sets: dict[str, SetExpr]
+    phases: dict[str, tuple[Step, ...]]
+    items: dict[str, ItemDef]
+    groups: dict[str, dict[str, Any]]
+    he_exempt: Condition | None
+    fines: dict[str, FineDef]
+    dai_pei: DaiPeiDef | None
+
+    @property
+    def item_count(self) -> int:
+        return len(self.items)
+
+    def cite(self, citation: Citation) -> str:
+        return citation.text(self.sources)

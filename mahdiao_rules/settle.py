@@ -1,0 +1,348 @@
+"""Settle one hand under one compiled ruleset: fired items → a balanced ledger.
+
+The order is fixed and visible here:
+
+1. *deal* phase on the dealt hands (異賞, 免斗); recorded fines enter the books;
+2. unless the hand ended, the eight tricks are replayed (or played) and the
+   *play* phase items fire (吊, 賞, 開注 combos, 敲門), then 代賠 events;
+3. the *end* phase (官堆) runs for every hand, 免斗 or not.
+
+Each firing turns into ledger lines through its payment channel; totals are
+derived from the ledger only.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import CARD_HANZI, cards_of
+from .deal import SEATS, Deal, Event, Seat
+from .errors import InputError
+from .ledger import GUAN_DUI, TICKS_PER_ZHU, Transfer, nets
+from .play import PlayResult, play_random, replay_recorded
+from .ruleset.compiler import card_num
+from .ruleset.dsl import HandState
+from .ruleset.model import ItemDef, Ruleset, Step
+
+PLAYED, MIAN_DOU = "played", "mian_dou"
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """A rule item that fired for a seat: *amount* ticks per counterparty, signed."""
+
+    item: ItemDef
+    seat: Seat
+    amount: int
+    count: int = 1
+    cards: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The result of one hand under one ruleset."""
+
+    ruleset: Ruleset
+    deal: Deal
+    status: str
+    firings: tuple[Firing, ...]
+    ledger: tuple[Transfer, ...]
+    play: PlayResult | None
+    first_leader: Seat
+    pool_start: int
+    notes: tuple[str, ...]
+    next_banker: Seat | None
+    next_banker_reason: str
+
+    @property
+    def nets(self) -> list[int]:
+        """Net ticks for east, south, west, north and the 官堆, from the ledger."""
+        return nets(self.ledger)
+
+    @property
+    def pool_end(self) -> int:
+        return self.pool_start + self.nets[GUAN_DUI]
+
+
+def first_leader(ruleset: Ruleset, deal: Deal) -> Seat:
+    """Who leads trick 1 by the ruleset's own procedure (the 面張 count)."""
+    proc = ruleset.procedure
+    if proc.first_lead_rule == "zhuang":
+        return deal.banker
+    n = card_num(ruleset, deal.face)
+    offset = proc.first_lead_offsets.get(n, 0)
+    origin = deal.banker if proc.first_lead_from == "banker" else Seat[proc.first_lead_from.upper()]
+    return origin.after(offset)
+
+
+class _Books:
+    """The ledger being written for one hand."""
+
+    __slots__ = ("lines", "ruleset", "st")
+
+    def __init__(self, ruleset: Ruleset, st: HandState) -> None:
+        self.ruleset = ruleset
+        self.st = st
+        self.lines: list[Transfer] = []
+
+    def pay(self, payer: int, payee: int, amount: int, item_id: str, name: str, source: str,
+            channel: str, note: str = "") -> None:
+        if amount == 0 or payer == payee:
+            return
+        if amount < 0:
+            payer, payee, amount = payee, payer, -amount
+        if payee == GUAN_DUI:
+            self.st.pool += amount
+        elif payer == GUAN_DUI:
+            self.st.pool -= amount
+        self.lines.append(Transfer(payer, payee, amount, item_id, name, source, channel, note))
+
+    def channel(self, firing: Firing) -> None:
+        item, p, a = firing.item, firing.seat, firing.amount
+        st = self.st
+        b = st.banker
+        source = self.ruleset.cite(item.source)
+        ch = item.channel
+        note = " ".join(CARD_HANZI[c] for c in firing.cards)
+        args = (item.id, item.name, source, ch, note)
+        if ch in ("kai_zhu", "kai_zhu_winner_only"):
+            if ch == "kai_zhu_winner_only" and a < 0:
+                return
+            if p == b:
+                for s in range(4):
+                    if s != b:
+                        self.pay(s, p, a, *args)
+            else:
+                self.pay(b, p, a, *args)
+        elif ch == "qiao_men":
+            if p != b:
+                for s in range(4):
+                    if s not in (b, p):
+                        self.pay(s, p, a, *args)
+        elif ch == "gong_he":
+            exempt = self.ruleset.he_exempt
+            for q in range(4):
+                if q != p and not (exempt is not None and exempt(st, q)):
+                    self.pay(q, p, a, *args)
+        elif ch == "san_jia":
+            for q in range(4):
+                if q != p:
+                    self.pay(q, p, a, *args)
+        elif ch == "guan_dui":
+            self.pay(GUAN_DUI, p, a, *args)
+
+
+def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
+    mask = 0
+    if item.evidence_won is not None:
+        mask |= st.won[p] & item.evidence_won.value(st)
+    if item.evidence_held is not None:
+        mask |= st.held[p] & item.evidence_held.value(st)
+    return tuple(cards_of(mask))
+
+
+def _run_step(step: Step, st: HandState) -> list[Firing]:
+    """Judge one step for all four seats; a group keeps each seat's best member."""
+    out: list[Firing] = []
+    for item in step.items:
+        seats = [p for p in range(4) if item.condition(st, p)]
+        if not seats:
+            continue
+        for p in seats:
+            count = 1
+            if item.per is not None:
+                count = item.per(st, p)
+                if count == 0:
+                    continue
+            amount = item.amount(st, p) * count
+            if item.split and len(seats) > 1:
+                amount //= len(seats)  # ticks are fine enough for exact shares (ledger.py)
+            out.append(Firing(item, Seat(p), amount, count, _evidence(item, st, p)))
+    if step.group is not None:
+        best: dict[int, Firing] = {}
+        for f in out:
+            if f.seat not in best or f.amount > best[f.seat].amount:
+                best[f.seat] = f
+        out = [f for f in out if best[f.seat] is f]
+        for f in out:
+            st.fired[f.seat].add(step.group)
+    for f in out:
+        st.fired[f.seat].add(f.item.id)
+    return out
+
+
+def _run_phase(ruleset: Ruleset, phase: str, st: HandState, books: _Books) -> list[Firing]:
+    fired: list[Firing] = []
+    for step in ruleset.phases[phase]:
+        for f in _run_step(step, st):
+            fired.append(f)
+            books.channel(f)
+    return fired
+
+
+def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
+           rng: random.Random | None = None) -> Settlement:
+    """Settle *deal* under *ruleset*.
+
+    The recorded play is used when the deal has one; otherwise *play* (if given)
+    or a random play from the ruleset's own first leader, seeded by the deal id.
+    """
+    st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
+    st.sets = [f(st) for f in ruleset.dynamic_sets]
+    pool_start = deal.guan_dui * TICKS_PER_ZHU
+    st.pool = pool_start
+    books = _Books(ruleset, st)
+    notes: list[str] = []
+    leader = first_leader(ruleset, deal)
+
+    firings = _run_phase(ruleset, "deal", st, books)
+    ended = any(f.item.ends_hand for f in firings)
+    ended |= _fines(ruleset, deal, st, books, notes)
+
+    result: PlayResult | None = None
+    if not ended:
+        if deal.play is not None:
+            result = replay_recorded(deal)
+            if deal.play[0].lead != leader:
+                notes.append(f"procedure: under {ruleset.id} the first lead would be "
+                             f"{leader.id} ({leader.hanzi}); the record has "
+                             f"{deal.play[0].lead.id}")
+        elif play is not None:
+            result = play
+        else:
+            result = play_random(deal, leader, rng or random.Random(f"{deal.id}/play"))
+            notes.append(f"play: no recorded tricks; played at random from {leader.id}'s lead "
+                         f"(seed {deal.id!r})")
+        st.won = list(result.won_masks)
+        st.tricks = list(result.trick_counts)
+        st.trick_winners = tuple(int(t.winner) for t in result.tricks)
+        firings += _run_phase(ruleset, "play", st, books)
+        _dai_pei(ruleset, deal, st, books, result, notes)
+    else:
+        for e in deal.events:
+            if e.type in (ruleset.dai_pei.offences if ruleset.dai_pei else {}):
+                notes.append(f"event {e.type}: the hand was not played (免斗), so no 代賠")
+
+    firings += _run_phase(ruleset, "end", st, books)
+    nb, why = _next_banker(ruleset, deal, firings, ended)
+    return Settlement(
+        ruleset=ruleset, deal=deal, status=MIAN_DOU if ended else PLAYED,
+        firings=tuple(firings), ledger=tuple(books.lines), play=result, first_leader=leader,
+        pool_start=pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
+    )
+
+
+def _event_error(deal: Deal, index: int, message: str) -> InputError:
+    return InputError(f"deal {deal.id!r}: {message}", file=deal.origin, place=f"events[{index}]")
+
+
+def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: list[str]) -> bool:
+    """Book recorded fines (罰例); return True when one of them ends the hand."""
+    ended = False
+    offences = ruleset.dai_pei.offences if ruleset.dai_pei else {}
+    for i, e in enumerate(deal.events):
+        fine = ruleset.fines.get(e.type)
+        if fine is None:
+            if e.type not in offences:
+                notes.append(f"event {e.type} ({e.seat.id}): not priced by {ruleset.id}")
+            continue
+        try:
+            amount = fine.amount(st, e)
+        except InputError as err:
+            raise _event_error(deal, i, err.message) from None
+        payee = _fine_payee(fine.to, deal, e, i)
+        source = ruleset.cite(fine.source)
+        if payee is None or payee == e.seat:
+            notes.append(f"event {e.type}: {fine.name} has nobody else to pay")
+        else:
+            books.pay(int(e.seat), payee, amount, fine.id, fine.name, source, "fa_li")
+        ended |= fine.ends_hand
+    return ended
+
+
+def _fine_payee(to: str, deal: Deal, e: Event, index: int) -> int | None:
+    if to == "guan_dui":
+        return GUAN_DUI
+    if to == "bai_lao_holder":
+        return deal.holder(2)  # Card.SHI_BAI
+    if to == "card_holder":
+        if e.card is None:
+            raise _event_error(deal, index, f"event {e.type!r} needs card: (the card concerned)")
+        return deal.holder(e.card)
+    if to == "victim":
+        if e.victim is None:
+            raise _event_error(deal, index, f"event {e.type!r} needs victim: (the seat concerned)")
+        return int(e.victim)
+    raise _event_error(deal, index, f"unknown fine recipient {to!r}")
+
+
+def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result: PlayResult,
+             notes: list[str]) -> None:
+    """代賠: the offender pays, on behalf of others, what his fault let someone win."""
+    dp = ruleset.dai_pei
+    if dp is None:
+        return
+    once = ruleset.option_values.get("dai_pei_repeat", "once") == "once"
+    capped = ruleset.option_values.get("dai_pei_amount", "fixed") == "capped"
+    with_san = ruleset.option_values.get("dai_pei_beneficiaries", "banker_only") == "banker_and_san"
+    before = nets(books.lines)
+    paid: set[tuple[str, int, int]] = set()
+    source = ruleset.cite(dp.source)
+    for i, e in enumerate(deal.events):
+        off = dp.offences.get(e.type)
+        if off is None:
+            continue
+        if not result.recorded:
+            notes.append(f"event {e.type}: ignored, the tricks were not recorded")
+            continue
+        if off.activated == "banker":
+            activated = st.banker
+        else:
+            if e.trick is None or not 1 <= e.trick <= len(result.tricks):
+                raise _event_error(deal, i, f"event {e.type!r} needs trick: (1–8), the trick "
+                                            "whose winner the fault let through")
+            trick = result.tricks[e.trick - 1]
+            activated = int(trick.winner)
+            if off.requires_card is not None and not (
+                    (1 << trick.winning_card) & off.requires_card.value(st)):
+                raise _event_error(deal, i, f"event {e.type!r}: trick {e.trick} was won by "
+                                            f"{CARD_HANZI[trick.winning_card]}, which is not "
+                                            f"{off.requires_card.text}")
+            if off.requires_banker and activated != st.banker:
+                raise _event_error(deal, i, f"event {e.type!r}: trick {e.trick} was won by "
+                                            f"{trick.winner.id}, not by the 椿")
+        if activated == e.seat:
+            notes.append(f"event {e.type}: the offender {e.seat.id} activated himself; nothing due")
+            continue
+        if activated == st.banker:
+            compensated = [s for s in range(4) if s not in (st.banker, e.seat)]
+        else:
+            compensated = [st.banker]
+            if with_san:
+                compensated += [s for s in range(4) if s not in (st.banker, activated, e.seat)]
+        for q in compensated:
+            key = (off.id, int(e.seat), q)
+            if once and key in paid:
+                continue
+            paid.add(key)
+            amount = dp.zheng_ben if st.tricks[q] >= 2 else dp.not_zheng_ben
+            if capped:
+                amount = min(amount, max(0, -before[q]))
+            books.pay(int(e.seat), q, amount, off.id, off.name, ruleset.cite(off.source) or source,
+                      "dai_pei", f"trick {e.trick}" if e.trick else "")
+
+
+def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing],
+                 ended: bool) -> tuple[Seat | None, str]:
+    for f in firings:
+        if f.item.bank == "seize":
+            return f.seat, f"{f.item.name}: 奪椿"
+    for f in firings:
+        if f.item.bank == "redraw":
+            return None, f"{f.item.name}: 另拈椿"
+    for f in firings:
+        if f.item.bank == "keep" and f.seat == deal.banker:
+            return deal.banker, f"{f.item.name}: 留椿"
+    step = ruleset.procedure.next_banker_rotate
+    return deal.banker.after(step), "輪椿"
