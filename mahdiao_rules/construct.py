@@ -10,7 +10,7 @@ random with a fixed seed, so the same description always gives the same deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .cards import CARD_SUIT, Card, parse_card
 from .deal import SEATS, Deal, RecordedTrick, Seat
@@ -32,13 +32,15 @@ def construct_deal(
     deal_id: str = "constructed",
     seed: int = 0,
     tries: int = 20000,
+    accept: Callable[[Deal], bool] | None = None,
 ) -> Deal:
     """A deal whose eight tricks are won, in order, as *wins* says.
 
     *wins* lists (winner, winning card) for tricks 1–8.  *stock* fixes the
     first stock cards (face card first).  *held* names cards a seat must hold
-    without winning with them; *avoid_held* cards it must not hold.  Raises
-    ValueError when no such deal is found.
+    without winning with them; *avoid_held* cards it must not hold; *accept*
+    may reject candidate deals (for example hands that would not be played).
+    Raises ValueError when no such deal is found.
     """
     if len(wins) != 8:
         raise ValueError("wins must list the winner of each of the 8 tricks")
@@ -55,7 +57,7 @@ def construct_deal(
     rng = random.Random(seed)
     for _ in range(tries):
         deal = _attempt(rng, wins, win_cards, leaders, fixed_stock, held_req, avoid, banker, deal_id)
-        if deal is not None:
+        if deal is not None and (accept is None or accept(deal)):
             return deal
     raise ValueError("no deal found for this description")
 
@@ -95,7 +97,7 @@ def _attempt(rng: random.Random, wins: Sequence[tuple[Seat, str | int]], win_car
             hands[seat].append(c)
     if any(forced.get(s) for s in SEATS):
         return None
-    rest = [c for c in pool]
+    rest = list(pool)
     stock = fixed_stock + rest[: 8 - len(fixed_stock)]
     if len(stock) != 8 or len(rest) != 8 - len(fixed_stock):
         return None

@@ -74,6 +74,8 @@ class Transfer:
     name: str
     source: str
     channel: str
+    holder: int
+    """The account whose rule item this line pays (the item's holder, or the offender)."""
     note: str = ""
 
     def __repr__(self) -> str:

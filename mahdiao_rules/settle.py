@@ -87,7 +87,7 @@ class _Books:
         self.lines: list[Transfer] = []
 
     def pay(self, payer: int, payee: int, amount: int, item_id: str, name: str, source: str,
-            channel: str, note: str = "") -> None:
+            channel: str, holder: int, note: str = "") -> None:
         if amount == 0 or payer == payee:
             return
         if amount < 0:
@@ -96,16 +96,17 @@ class _Books:
             self.st.pool += amount
         elif payer == GUAN_DUI:
             self.st.pool -= amount
-        self.lines.append(Transfer(payer, payee, amount, item_id, name, source, channel, note))
+        self.lines.append(Transfer(payer, payee, amount, item_id, name, source, channel, holder,
+                                   note))
 
     def channel(self, firing: Firing) -> None:
         item, p, a = firing.item, firing.seat, firing.amount
         st = self.st
         b = st.banker
-        source = self.ruleset.cite(item.source)
+        source = item.source.short
         ch = item.channel
         note = " ".join(CARD_HANZI[c] for c in firing.cards)
-        args = (item.id, item.name, source, ch, note)
+        args = (item.id, item.name, source, ch, int(p), note)
         if ch in ("kai_zhu", "kai_zhu_winner_only"):
             if ch == "kai_zhu_winner_only" and a < 0:
                 return
@@ -252,11 +253,12 @@ def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: li
         except InputError as err:
             raise _event_error(deal, i, err.message) from None
         payee = _fine_payee(fine.to, deal, e, i)
-        source = ruleset.cite(fine.source)
+        source = fine.source.short
         if payee is None or payee == e.seat:
             notes.append(f"event {e.type}: {fine.name} has nobody else to pay")
         else:
-            books.pay(int(e.seat), payee, amount, fine.id, fine.name, source, "fa_li")
+            books.pay(int(e.seat), payee, amount, fine.id, fine.name, source, "fa_li",
+                      int(e.seat))
         ended |= fine.ends_hand
     return ended
 
@@ -288,7 +290,6 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
     with_san = ruleset.option_values.get("dai_pei_beneficiaries", "banker_only") == "banker_and_san"
     before = nets(books.lines)
     paid: set[tuple[str, int, int]] = set()
-    source = ruleset.cite(dp.source)
     for i, e in enumerate(deal.events):
         off = dp.offences.get(e.type)
         if off is None:
@@ -329,8 +330,8 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
             amount = dp.zheng_ben if st.tricks[q] >= 2 else dp.not_zheng_ben
             if capped:
                 amount = min(amount, max(0, -before[q]))
-            books.pay(int(e.seat), q, amount, off.id, off.name, ruleset.cite(off.source) or source,
-                      "dai_pei", f"trick {e.trick}" if e.trick else "")
+            books.pay(int(e.seat), q, amount, off.id, off.name, off.source.short,
+                      "dai_pei", int(e.seat), f"trick {e.trick}" if e.trick else "")
 
 
 def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing],

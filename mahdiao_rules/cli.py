@@ -1,0 +1,205 @@
+"""The ``mahdiao`` command line: replay deals under rulesets and explain the payments.
+
+Every command turns bad input into one line on stderr and exit code 2, and
+writes an output file only when the whole report rendered (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from . import __version__
+from .dealfile import dump_deals, load_deals, random_deals
+from .errors import InputError, MahdiaoError
+from .render import RENDERERS
+from .report import build_report
+from .resources import data_dir
+from .ruleset import bundled_ids, compile_document, find_ruleset, resolve_rulesets
+from .settle import settle
+from .yamlsafe import load_file
+
+EXIT_INPUT = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str) -> None:
+    click.echo(f"mahdiao: error: {message}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+def friendly_errors(fn: F) -> F:
+    """Turn our errors into one clear line and exit 2; never print a traceback."""
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except InputError as e:
+            _fail(str(e))
+        except MahdiaoError as e:
+            _fail(str(e))
+        except KeyboardInterrupt:
+            click.echo("mahdiao: interrupted", err=True)
+            sys.exit(130)
+    return wrapper  # type: ignore[return-value]
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print *text*, or write it to *output* atomically (never a half-written file)."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    target = Path(output)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError("cannot write: the folder does not exist", file=output)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def parse_settings(values: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``--set feng.diao_settlement=winner_only`` → {"feng": {"diao_settlement": ...}}."""
+    out: dict[str, dict[str, str]] = {}
+    for value in values:
+        key, sep, val = value.partition("=")
+        rs, dot, opt = key.partition(".")
+        if not sep or not dot or not rs or not opt or not val:
+            raise InputError(f"--set {value!r}: write RULESET.OPTION=VALUE, "
+                             "e.g. feng.diao_settlement=winner_only")
+        out.setdefault(rs.strip(), {})[opt.strip()] = val.strip()
+    return out
+
+
+def _command_line() -> str:
+    return " ".join(shlex.quote(a) for a in ["mahdiao", *sys.argv[1:]])
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mahdiao")
+def main() -> None:
+    """Replay 馬吊 (Madiao) deals under historical rulesets and explain every payment.
+
+    \b
+    Pipeline: deal → play → settle → report.  Start with:
+      mahdiao replay                 # the bundled example deals under feng
+      mahdiao rulesets               # what rulesets are available
+      mahdiao replay my-deals.yaml -r feng --format json -o result.json
+    """
+
+
+@main.command()
+@click.argument("file", required=False)
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              help="Ruleset id (see `mahdiao rulesets`), 'all', or a ruleset YAML path. "
+                   "Repeatable. Default: feng.")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Override a ruleset option for this run. Repeatable.")
+@click.option("-f", "--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
+@click.option("--deal", "deal_ids", multiple=True, metavar="ID",
+              help="Only these deal ids from the file. Repeatable.")
+@friendly_errors
+def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
+           output: str | None, deal_ids: tuple[str, ...]) -> None:
+    """Settle each deal of FILE (YAML or JSON) under each ruleset.
+
+    Without FILE the bundled example deals are replayed.  A deal's recorded
+    tricks are authoritative; a deal without them is played at random from
+    the ruleset's own first leader (seeded by the deal id).
+    """
+    if file is None:
+        path, shown = data_dir("examples") / "examples.yaml", "examples/examples.yaml"
+    else:
+        path, shown = Path(file), file
+    deals = load_deals(str(path), display_name=shown)
+    if deal_ids:
+        known = {d.id for d in deals}
+        missing = [i for i in deal_ids if i not in known]
+        if missing:
+            raise InputError(f"no deal with id {', '.join(map(repr, missing))} "
+                             f"(ids: {', '.join(sorted(known))})", file=shown)
+        deals = [d for d in deals if d.id in set(deal_ids)]
+    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
+    _check_settings_targets(settings, chosen)
+    rows = [[settle(rs, deal) for rs in chosen] for deal in deals]
+    report = build_report(deals, chosen, rows, command=_command_line(), input_name=shown)
+    write_output(RENDERERS[fmt](report), output)
+
+
+def _check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:
+    ids = {rs.id for rs in chosen}
+    for rs_id in parse_settings(settings):
+        if rs_id not in ids:
+            raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
+                             f"(rulesets: {', '.join(sorted(ids))})")
+
+
+@main.command("rulesets")
+@friendly_errors
+def list_rulesets() -> None:
+    """List the bundled rulesets with their names and item counts."""
+    rows = [find_ruleset(i) for i in bundled_ids()]
+    width = max(len(r.id) for r in rows)
+    for r in rows:
+        extra = f" ({r.name_en})" if r.name_en else ""
+        click.echo(f"{r.id.ljust(width)}  {r.item_count:3d} items  {len(r.options):2d} options  "
+                   f"{r.name}{extra}")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@friendly_errors
+def validate(files: tuple[str, ...]) -> None:
+    """Check deal files and ruleset files; print one line per file.
+
+    Exit code 0 when every file is valid, 2 when any is not.
+    """
+    bad = 0
+    for name in files:
+        try:
+            doc = load_file(name)
+            if isinstance(doc.data, dict) and "items" in doc.data:
+                rs = compile_document(doc)
+                click.echo(f"{name}: ok (ruleset {rs.id}, {rs.item_count} items)")
+            else:
+                deals = load_deals(name)
+                click.echo(f"{name}: ok ({len(deals)} deal{'s' if len(deals) != 1 else ''})")
+        except InputError as e:
+            click.echo(f"mahdiao: error: {e}", err=True)
+            bad += 1
+    if bad:
+        sys.exit(EXIT_INPUT)
+
+
+@main.command()
+@click.option("--seed", default="0", show_default=True,
+              help="Seed text; the same seed always gives the same deals.")
+@click.option("-n", "--count", default=1, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="How many deals.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
+              show_default=True)
+@click.option("-o", "--output", metavar="FILE", help="Write the deals here instead of stdout.")
+@friendly_errors
+def deal(seed: str, count: int, fmt: str, output: str | None) -> None:
+    """Write random deals (no recorded play) in the deal-file format."""
+    deals = random_deals(seed, count)
+    write_output(dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}"), output)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

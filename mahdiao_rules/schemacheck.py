@@ -1,0 +1,212 @@
+"""Validate a parsed :class:`~mahdiao_rules.yamlsafe.Document` against a bundled JSON Schema.
+
+The schemas live in ``mahdiao_rules/schemas/<name>.schema.json``.  A failed
+check raises one :class:`~mahdiao_rules.errors.InputError` for the most
+relevant problem, worded for someone who edits deal files rather than code,
+with the file, the line and the key path of the offending value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, ValidationError, best_match
+
+from .errors import InputError, MahdiaoError
+from .resources import schema_path
+from .yamlsafe import Document, format_path
+
+__all__ = ["check", "load_schema"]
+
+_MAX_MESSAGE = 200
+_MAX_LISTED = 12
+
+_TYPE_NAMES = {
+    "string": "text",
+    "number": "a number",
+    "integer": "a whole number",
+    "boolean": "true/false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
+}
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The bundled JSON Schema *name* (``schemas/<name>.schema.json``), parsed once."""
+    path = schema_path(name)
+    try:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        # A broken installation, not bad user input.
+        raise MahdiaoError(f"bundled schema {name!r} cannot be read from {path}: {exc}") from exc
+    if not isinstance(schema, dict):
+        raise MahdiaoError(f"bundled schema {name!r} is not a JSON object")
+    return schema
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    return _make_validator(load_schema(name))
+
+
+def _make_validator(schema: dict[str, Any]) -> Draft202012Validator:
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise MahdiaoError(f"invalid JSON Schema: {exc.message}") from exc
+    return Draft202012Validator(schema)
+
+
+def check(doc: Document, schema_name: str) -> None:
+    """Raise an InputError for the most relevant way *doc* breaks schema *schema_name*."""
+    _check(doc, _validator(schema_name))
+
+
+def _check(doc: Document, validator: Draft202012Validator) -> None:
+    errors = list(validator.iter_errors(_json_view(doc.data)))
+    if not errors:
+        return
+    error = best_match(errors)
+    assert error is not None
+    path = list(error.absolute_path)
+    message, line_path = _explain(error, path)
+    more = len(errors) - 1
+    if more:
+        message += f" (and {more} more problem{'s' if more > 1 else ''})"
+    raise InputError(message, file=doc.file, line=doc.line_of(line_path), place=format_path(path))
+
+
+def _json_view(data: Any) -> Any:
+    """*data* as JSON sees it: integer mapping keys become text (JSON keys are always text)."""
+    if isinstance(data, dict):
+        return {str(k) if isinstance(k, int) else k: _json_view(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_json_view(v) for v in data]
+    return data
+
+
+def _explain(error: ValidationError, path: list[str | int]) -> tuple[str, Sequence[str | int]]:
+    """A plain-words message for *error*, and the key path whose line to show."""
+    keyword = error.validator
+    value = error.validator_value
+    instance = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+
+    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
+        extras = _unknown_keys(error, schema, instance)
+        if extras:
+            allowed = list(schema.get("properties", {}))
+            noun = "key" if len(extras) == 1 else "keys"
+            message = f"unknown {noun} {', '.join(_quote(k) for k in extras)}"
+            if allowed:
+                message += f" (allowed: {_listing(allowed)})"
+            # Point at the first bad key itself, not at the mapping holding it.
+            return message, [*path, extras[0]]
+    if keyword == "required" and isinstance(instance, dict) and isinstance(value, list):
+        missing = [k for k in value if k not in instance]
+        # One error per missing key; its message starts with that key's repr.
+        for key in missing:
+            if error.message.startswith(repr(key)):
+                return f"missing key {_quote(key)}", path
+        if missing:
+            return f"missing key {_quote(missing[0])}", path
+    if keyword == "type":
+        wanted = [value] if isinstance(value, str) else list(value)
+        expected = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        message = f"expected {expected}, got {_describe(instance)}"
+        if "boolean" in wanted and isinstance(instance, str) and instance.lower() in _YAML11_BOOLS:
+            message += " (write true or false)"
+        return message, path
+    if keyword == "enum" and isinstance(value, list):
+        return f"{_show(instance)} is not one of {_listing(value)}", path
+    if keyword == "const":
+        return f"expected {_show(value)}, got {_show(instance)}", path
+    if keyword in ("minItems", "maxItems") and isinstance(instance, list):
+        low, high = schema.get("minItems"), schema.get("maxItems")
+        if low is not None and low == high:
+            bound = f"{low}"
+        elif keyword == "minItems":
+            bound = f"at least {value}"
+        else:
+            bound = f"at most {value}"
+        return f"expected {bound} item{'' if value == 1 else 's'}, got {len(instance)}", path
+    if keyword in ("minProperties", "maxProperties") and isinstance(instance, dict):
+        bound = "at least" if keyword == "minProperties" else "at most"
+        return f"expected {bound} {value} key{'' if value == 1 else 's'}, got {len(instance)}", path
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        relation = {
+            "minimum": "at least",
+            "maximum": "at most",
+            "exclusiveMinimum": "more than",
+            "exclusiveMaximum": "less than",
+        }[keyword]
+        return f"must be {relation} {_show(value)}, got {_show(instance)}", path
+    return _trim(error.message), path
+
+
+_YAML11_BOOLS = frozenset({"yes", "no", "on", "off", "y", "n"})
+
+
+def _unknown_keys(error: ValidationError, schema: dict[str, Any], instance: dict[str, Any]) -> list[str]:
+    if error.validator == "additionalProperties":
+        known = schema.get("properties", {})
+        patterns = list(schema.get("patternProperties", {}))
+        return [k for k in instance
+                if k not in known and not any(re.search(p, str(k)) for p in patterns)]
+    # unevaluatedProperties: which keys went unevaluated is only in the message,
+    # "Unevaluated properties are not allowed ('a', 'b' were unexpected)".
+    found = re.search(r"\((.*) (?:was|were) unexpected\)", error.message)
+    if not found:
+        return []
+    return [k for k in instance if repr(k) in found.group(1)]
+
+
+def _describe(value: Any) -> str:
+    """What a non-programmer would call *value*, with a glimpse of it."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"true/false value {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"whole number {value}"
+    if isinstance(value, float):
+        return f"number {value}"
+    if isinstance(value, str):
+        return f"text {_quote(value)}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__  # pragma: no cover - data is always plain JSON
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a value in a message: text quoted, everything else as JSON."""
+    if isinstance(value, str):
+        return _quote(value)
+    try:
+        return _trim(json.dumps(value, ensure_ascii=False), 60)
+    except (TypeError, ValueError):  # pragma: no cover
+        return _trim(repr(value), 60)
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(_trim(str(text), limit))
+
+
+def _listing(values: Sequence[Any]) -> str:
+    shown = [v if isinstance(v, str) else _show(v) for v in values[:_MAX_LISTED]]
+    if len(values) > _MAX_LISTED:
+        shown.append(f"… ({len(values) - _MAX_LISTED} more)")
+    return ", ".join(shown)
+
+
+def _trim(text: str, limit: int = _MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

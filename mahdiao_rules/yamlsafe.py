@@ -1,0 +1,585 @@
+"""Read YAML and JSON input safely, keeping the line of every node.
+
+This is the only way the project reads a YAML or JSON file.  PyYAML composes
+the node tree with a SafeLoader-derived loader (nothing is ever constructed by
+PyYAML itself, so no tag can run code); we then build plain Python data from
+the nodes, remembering where every node started so that later checks can say
+``deal.yaml:12: deals[0].hands.east[3]: …``.
+
+Scalars follow YAML 1.2 (core schema) rather than PyYAML's YAML 1.1 defaults:
+``yes``/``no``/``on``/``off`` stay text, ``010`` stays text, timestamps stay
+text, and only ``true``/``false`` are booleans.
+
+Every problem is an :class:`~mahdiao_rules.errors.InputError` with the file and,
+when known, the line and the key path.  Input size, nesting depth and the
+number of nodes (aliases counted at every use) are bounded by :class:`Limits`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import InputError
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Document",
+    "Limits",
+    "format_path",
+    "load_file",
+    "load_text",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what a single input file may cost to read."""
+
+    max_bytes: int = 5_000_000
+    """Largest accepted file (or text) size in bytes."""
+    max_depth: int = 64
+    """Deepest accepted nesting of lists and mappings (the top level counts as 1)."""
+    max_nodes: int = 200_000
+    """Most nodes constructed, an aliased node's whole subtree counted at every use."""
+
+
+DEFAULT_LIMITS = Limits()
+
+PathKey = str | int
+
+
+class _Lines:
+    """Where a node starts, plus the same for its children (a tree parallel to the data).
+
+    For a mapping entry the line is that of the *key*, which is where a reader
+    looks for ``hands:`` even when its value starts on the next line.
+    """
+
+    __slots__ = ("children", "line")
+
+    def __init__(self, line: int, children: dict[Any, _Lines] | list[_Lines] | None) -> None:
+        self.line = line
+        self.children = children
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed input file: plain data plus the line of every node."""
+
+    file: str
+    """The name to show in messages (the path as given)."""
+    data: Any
+    """Plain Python: dict / list / str / int / float / bool / None."""
+    _lines: _Lines | None = field(default=None, repr=False, compare=False)
+
+    def line_of(self, path: Sequence[PathKey]) -> int | None:
+        """The 1-based line of the node at key *path* (an entry's key line for mapping entries).
+
+        For a path that does not exist, the line of its deepest existing
+        ancestor; None when no line is known (empty document, JSON fallback,
+        or a Document built by hand).
+        """
+        node = self._lines
+        if node is None:
+            return None
+        for key in path:
+            child = _child_lines(node, key)
+            if child is None:
+                break
+            node = child
+        return node.line
+
+
+def _child_lines(node: _Lines, key: PathKey) -> _Lines | None:
+    children = node.children
+    if isinstance(children, dict):
+        if key in children and not isinstance(key, bool):
+            return children[key]
+        if isinstance(key, str):
+            # Validators see integer keys as text (JSON has only text keys).
+            for k, child in children.items():
+                if isinstance(k, int) and str(k) == key:
+                    return child
+        return None
+    if isinstance(children, list) and isinstance(key, int) and not isinstance(key, bool):
+        if 0 <= key < len(children):
+            return children[key]
+    return None
+
+
+_PLAIN_KEY = re.compile(r"[^\s.\[\]'\"]+\Z")
+
+
+def format_path(path: Sequence[PathKey]) -> str:
+    """``("deals", 0, "hands", "east", 3)`` → ``deals[0].hands.east[3]``; ``()`` → ``(top level)``."""
+    out: list[str] = []
+    for key in path:
+        if isinstance(key, int):
+            out.append(f"[{key}]")
+        elif _PLAIN_KEY.match(key):
+            out.append(f".{key}" if out else key)
+        else:
+            out.append(f"[{key!r}]")
+    return "".join(out) or "(top level)"
+
+
+# --------------------------------------------------------------------------- scalars
+
+_TAG_PREFIX = "tag:yaml.org,2002:"
+_STR = _TAG_PREFIX + "str"
+_INT = _TAG_PREFIX + "int"
+_FLOAT = _TAG_PREFIX + "float"
+_BOOL = _TAG_PREFIX + "bool"
+_NULL = _TAG_PREFIX + "null"
+_SEQ = _TAG_PREFIX + "seq"
+_MAP = _TAG_PREFIX + "map"
+
+# YAML 1.2 core schema, except that integers (and the integer part of floats)
+# may not have a leading zero, so that ``010`` stays text instead of silently
+# becoming 10 or 8.
+_NULL_RE = re.compile(r"(?:~|null|Null|NULL|)\Z")
+_BOOL_RE = re.compile(r"(?:true|false)\Z", re.IGNORECASE)
+_DEC_RE = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
+_HEX_RE = re.compile(r"0x[0-9a-fA-F]+\Z")
+_OCT_RE = re.compile(r"0o[0-7]+\Z")
+_INT_RE = re.compile(rf"(?:{_DEC_RE.pattern[:-2]}|{_HEX_RE.pattern[:-2]}|{_OCT_RE.pattern[:-2]})\Z")
+_FLOAT_RE = re.compile(
+    r"[-+]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z"
+    r"|[-+]?\.(?:inf|Inf|INF)\Z"
+    r"|\.(?:nan|NaN|NAN)\Z"
+)
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose implicit scalar types are YAML 1.2's, with limits checked while composing.
+
+    Only ``compose`` is ever used: PyYAML never constructs Python objects for us.
+    """
+
+    # A fresh dict in the class body: add_implicit_resolver then appends to it
+    # instead of to a copy of SafeLoader's YAML 1.1 resolvers.
+    yaml_implicit_resolvers: dict[Any, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
+
+    def __init__(self, stream: str, limits: Limits) -> None:
+        super().__init__(stream)
+        self.limits = limits
+        self.depth = 0
+        self.composed = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        self.composed += 1
+        if self.composed > self.limits.max_nodes:
+            raise _too_many_nodes(self.limits, self.peek_event().start_mark.line + 1)
+        return super().compose_node(parent, index)
+
+    # PyYAML composes recursively: refuse deep nesting before Python's own
+    # recursion limit turns it into a RecursionError.
+    def compose_sequence_node(self, anchor: str | None) -> Node:
+        self._descend()
+        try:
+            return super().compose_sequence_node(anchor)
+        finally:
+            self.depth -= 1
+
+    def compose_mapping_node(self, anchor: str | None) -> Node:
+        self._descend()
+        try:
+            return super().compose_mapping_node(anchor)
+        finally:
+            self.depth -= 1
+
+    def _descend(self) -> None:
+        self.depth += 1
+        if self.depth > self.limits.max_depth:
+            raise _too_deep(self.limits, self.peek_event().start_mark.line + 1)
+
+
+_Loader.add_implicit_resolver(_NULL, _NULL_RE, None)
+_Loader.add_implicit_resolver(_BOOL, _BOOL_RE, None)
+_Loader.add_implicit_resolver(_INT, _INT_RE, None)
+_Loader.add_implicit_resolver(_FLOAT, _FLOAT_RE, None)
+
+
+def _too_many_nodes(limits: Limits, line: int | None) -> InputError:
+    return InputError(
+        f"too many nodes (alias expansion?): the document would have more than {limits.max_nodes} values",
+        line=line,
+    )
+
+
+def _too_deep(limits: Limits, line: int | None) -> InputError:
+    return InputError(f"nested too deeply (more than {limits.max_depth} levels)", line=line)
+
+
+def _show_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG_PREFIX):] if tag.startswith(_TAG_PREFIX) else tag
+
+
+def _node_kind(node: Node) -> str:
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    return "a single value"
+
+
+# --------------------------------------------------------------------------- construction
+
+
+class _Builder:
+    """Turns a composed node graph into plain data plus a parallel line tree."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        # Per node (by identity): expanded size and height, from _measure.
+        self.measured: dict[int, tuple[int, int]] = {}
+        self.in_progress: set[int] = set()
+        # Per node: its line tree, shared by every use of an aliased node.
+        self.lines: dict[int, _Lines] = {}
+        self.path: list[PathKey] = []
+
+    def build(self, root: Node) -> tuple[Any, _Lines]:
+        # Measure first so that an alias bomb or a recursive alias is refused
+        # before anything big is built.
+        self._measure(root, 0)
+        return self._construct(root)
+
+    def _measure(self, node: Node, depth: int) -> int:
+        """Expanded size of *node* (aliases counted at every use); check depth and cycles.
+
+        *depth* counts the collections enclosing *node*.  Memoised per node, so an
+        aliased subtree is walked once however often it is used.
+        """
+        key = id(node)
+        if key in self.in_progress:
+            raise InputError("an alias refers to a node that contains it (recursive alias)",
+                             line=node.start_mark.line + 1)
+        known = self.measured.get(key)
+        if known is not None:
+            size, height = known
+            if depth + height > self.limits.max_depth:
+                raise _too_deep(self.limits, node.start_mark.line + 1)
+            return size
+        if isinstance(node, ScalarNode):
+            self.measured[key] = (1, 0)
+            return 1
+        if depth + 1 > self.limits.max_depth:
+            raise _too_deep(self.limits, node.start_mark.line + 1)
+        children: list[Node]
+        if isinstance(node, MappingNode):
+            children = [n for pair in node.value for n in pair]
+        else:
+            children = node.value
+        self.in_progress.add(key)
+        size, height = 1, 0
+        for child in children:
+            size += self._measure(child, depth + 1)
+            height = max(height, self.measured[id(child)][1])
+            if size > self.limits.max_nodes:
+                raise _too_many_nodes(self.limits, node.start_mark.line + 1)
+        self.in_progress.discard(key)
+        self.measured[key] = (size, height + 1)
+        return size
+
+    def _error(self, message: str, node: Node, path: Sequence[PathKey] | None = None) -> InputError:
+        return InputError(message, line=node.start_mark.line + 1,
+                          place=format_path(self.path if path is None else path))
+
+    def _construct(self, node: Node) -> tuple[Any, _Lines]:
+        if isinstance(node, ScalarNode):
+            value = self._scalar(node)
+            lines = self.lines.get(id(node))
+            if lines is None:
+                lines = self.lines[id(node)] = _Lines(node.start_mark.line + 1, None)
+            return value, lines
+        if isinstance(node, SequenceNode):
+            if node.tag != _SEQ:
+                raise self._tag_error(node)
+            items: list[Any] = []
+            item_lines: list[_Lines] = []
+            for index, child in enumerate(node.value):
+                self.path.append(index)
+                value, lines = self._construct(child)
+                self.path.pop()
+                items.append(value)
+                item_lines.append(lines)
+            return items, self._remember(node, item_lines)
+        if isinstance(node, MappingNode):
+            if node.tag != _MAP:
+                raise self._tag_error(node)
+            return self._mapping(node)
+        raise AssertionError(f"unexpected node {node!r}")  # pragma: no cover
+
+    def _remember(self, node: Node, children: dict[Any, _Lines] | list[_Lines]) -> _Lines:
+        lines = self.lines.get(id(node))
+        if lines is None:
+            lines = self.lines[id(node)] = _Lines(node.start_mark.line + 1, children)
+        return lines
+
+    def _mapping(self, node: MappingNode) -> tuple[dict[Any, Any], _Lines]:
+        result: dict[Any, Any] = {}
+        entry_lines: dict[Any, _Lines] = {}
+        # Integer keys clash with their text form once a validator sees the
+        # data as JSON, so 1 and "1" count as the same key.
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key = self._key(key_node)
+            key_line = key_node.start_mark.line + 1
+            seen = first_line.get(str(key))
+            if seen is not None:
+                raise self._error(f"duplicate key {str(key)!r} (first at line {seen})", key_node)
+            first_line[str(key)] = key_line
+            self.path.append(key)
+            value, value_lines = self._construct(value_node)
+            self.path.pop()
+            result[key] = value
+            entry_lines[key] = _Lines(key_line, value_lines.children)
+        return result, self._remember(node, entry_lines)
+
+    def _key(self, node: Node) -> str | int:
+        if not isinstance(node, ScalarNode):
+            raise self._error(
+                f"a key must be a single value (text or a whole number), not {_node_kind(node)}", node)
+        if node.tag == _STR and node.style is None and node.value == "<<":
+            raise self._error("merge keys ('<<') are not supported: write the keys out in full", node)
+        key = self._scalar(node)
+        if isinstance(key, bool) or not isinstance(key, str | int):
+            raise self._error(
+                f"the key {node.value!r} is read as {_describe_scalar(key)}; put it in quotes "
+                "to use it as text", node)
+        return key
+
+    def _tag_error(self, node: Node) -> InputError:
+        tag = node.tag
+        if tag in (_STR, _INT, _FLOAT, _BOOL, _NULL, _SEQ, _MAP):
+            return self._error(f"the tag {_show_tag(tag)} cannot be used on {_node_kind(node)}", node)
+        return self._error(f"unsupported YAML tag {_show_tag(tag)}", node)
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        tag, text = node.tag, node.value
+        if tag == _STR:
+            return self._text(node)
+        if tag == _NULL:
+            if _NULL_RE.match(text):
+                return None
+        elif tag == _BOOL:
+            if _BOOL_RE.match(text):
+                return text.lower() == "true"
+        elif tag == _INT:
+            if _INT_RE.match(text):
+                return self._int(node)
+        elif tag == _FLOAT:
+            if _FLOAT_RE.match(text):
+                return _float(text)
+            if _INT_RE.match(text):
+                return float(self._int(node))
+        else:
+            raise self._tag_error(node)
+        raise self._error(f"{text!r} is not a valid {_show_tag(tag)} value", node)
+
+    def _int(self, node: ScalarNode) -> int:
+        text = node.value
+        try:
+            if text.startswith("0x"):
+                return int(text[2:], 16)
+            if text.startswith("0o"):
+                return int(text[2:], 8)
+            return int(text)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            raise self._error("this number has too many digits", node) from None
+
+    def _text(self, node: ScalarNode) -> str:
+        text: str = node.value
+        if _SURROGATE_RE.search(text):
+            # "\ud83d\ude00"-style escapes (as JSON writes them) arrive as two
+            # halves; join them, and refuse a lone half.
+            try:
+                text = text.encode("utf-16", "surrogatepass").decode("utf-16")
+            except UnicodeDecodeError:
+                raise self._error("invalid \\u escape: unpaired surrogate", node) from None
+        return text
+
+
+def _float(text: str) -> float:
+    special = text.lstrip("+-").lower()
+    if special == ".inf":
+        return -math.inf if text.startswith("-") else math.inf
+    if special == ".nan":
+        return math.nan
+    return float(text)
+
+
+def _describe_scalar(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, float):
+        return "a number"
+    return "a value"
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_file(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS,
+              display_name: str | None = None) -> Document:
+    """Read and parse the YAML or JSON file at *path* (``.json`` files may fall back to the json module).
+
+    *display_name* replaces the path in messages and in :attr:`Document.file`.
+    """
+    name = display_name if display_name is not None else os.fspath(path)
+    try:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError("cannot read file: it is a directory", file=name)
+        if info.st_size > limits.max_bytes:
+            raise InputError(_too_big(info.st_size, limits), file=name)
+        with open(path, "rb") as fh:
+            # Read one byte more than allowed: a pipe or special file has no
+            # meaningful stat size.
+            raw = fh.read(limits.max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError("cannot read file: no such file", file=name) from None
+    except PermissionError:
+        raise InputError("cannot read file: permission denied", file=name) from None
+    except IsADirectoryError:
+        raise InputError("cannot read file: it is a directory", file=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", file=name) from None
+    return _load(raw, name, limits, is_json=_is_json(os.fspath(path)) or _is_json(name))
+
+
+def load_text(text: str | bytes, file: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
+    """Parse *text* (YAML, or JSON when *file* ends in ``.json``) as if read from *file*."""
+    return _load(text, file, limits, is_json=_is_json(file))
+
+
+def _is_json(name: str) -> bool:
+    return name.lower().endswith(".json")
+
+
+def _too_big(size: int, limits: Limits) -> str:
+    return f"file is too large ({size} bytes; the limit is {limits.max_bytes})"
+
+
+def _load(raw: str | bytes, file: str, limits: Limits, *, is_json: bool) -> Document:
+    try:
+        text = _decode(raw, limits)
+        return _parse(text, file, limits, is_json=is_json)
+    except InputError as exc:
+        raise exc.located(file=file) from None
+
+
+def _decode(raw: str | bytes, limits: Limits) -> str:
+    if isinstance(raw, str):
+        size = len(raw.encode("utf-8", "surrogatepass"))
+        if size > limits.max_bytes:
+            raise InputError(_too_big(size, limits))
+        return raw.removeprefix("\ufeff")
+    if len(raw) > limits.max_bytes:
+        raise InputError(_too_big(len(raw), limits))
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError("the file is saved as UTF-16; save it as UTF-8 instead", line=1)
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8: invalid byte 0x{raw[exc.start]:02x} at line {line}",
+                         line=line) from None
+
+
+def _parse(text: str, file: str, limits: Limits, *, is_json: bool) -> Document:
+    try:
+        root = yaml.compose(text, Loader=lambda stream: _Loader(stream, limits))
+    except yaml.YAMLError as exc:
+        if is_json:
+            # Valid JSON that PyYAML rejects (tabs, for instance): use the json
+            # module, and report JSON's own error if that fails too.
+            return _parse_json(text, file, limits)
+        raise _yaml_error(exc, text) from None
+    except RecursionError:
+        raise _too_deep(limits, None) from None
+    if root is None:
+        return Document(file, None)
+    try:
+        data, lines = _Builder(limits).build(root)
+    except RecursionError:  # only possible when max_depth is above Python's recursion limit
+        raise _too_deep(limits, None) from None
+    return Document(file, data, lines)
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str) -> InputError:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        problem, context = exc.problem or "", exc.context or ""
+        if "duplicate anchor" in context and exc.context_mark is not None:
+            # PyYAML puts the statement in the context: "found duplicate anchor 'x'; first occurrence".
+            message = f"{context.split(';')[0]} (first at line {exc.context_mark.line + 1})"
+        elif problem and context:
+            # Composer errors read as one sentence ("expected a single document in
+            # the stream" + "but found another document"); scanner and parser
+            # errors put the problem first and the "while …" context after it.
+            message = f"{context}, {problem}" if problem.startswith("but ") else f"{problem} ({context})"
+        else:
+            message = problem or context or "invalid YAML"
+        if "'\\t'" in message:
+            message += "; use spaces, not tabs, for indentation"
+        return InputError(f"YAML syntax error: {message}", line=mark.line + 1 if mark else None)
+    if isinstance(exc, yaml.reader.ReaderError):
+        # Non-printable characters (NUL, most control codes) in the text.
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        return InputError(f"unacceptable character #x{code:04x} (control characters are not allowed)",
+                          line=line)
+    return InputError(f"YAML error: {exc}")
+
+
+def _parse_json(text: str, file: str, limits: Limits) -> Document:
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise InputError(f"duplicate key {key!r}")
+            result[key] = value
+        return result
+
+    try:
+        data = json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"JSON syntax error: {exc.msg}", line=exc.lineno) from None
+    except RecursionError:
+        raise _too_deep(limits, None) from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        raise InputError(f"JSON error: {exc}") from None
+    _check_plain(data, limits)
+    return Document(file, data)
+
+
+def _check_plain(data: Any, limits: Limits) -> None:
+    """Apply the depth and node limits (and the surrogate rule) to json-module output."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > limits.max_nodes:
+            raise _too_many_nodes(limits, None)
+        if isinstance(value, dict | list):
+            if depth + 1 > limits.max_depth:
+                raise _too_deep(limits, None)
+            items = [x for pair in value.items() for x in pair] if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+        elif isinstance(value, str) and _SURROGATE_RE.search(value):
+            raise InputError("invalid \\u escape: unpaired surrogate")
