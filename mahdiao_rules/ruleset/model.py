@@ -28,8 +28,14 @@ CHANNEL_HANZI = {
 
 @dataclass(frozen=True, slots=True)
 class Citation:
+    """A source key and the quoted phrase; ``short`` is what ledger lines carry."""
+
     ref: str
     quote: str
+    short: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "short", f"{self.ref}「{self.quote}」")
 
     def text(self, sources: dict[str, dict[str, Any]]) -> str:
         title = sources.get(self.ref, {}).get("title", "")
