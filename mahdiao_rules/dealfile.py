@@ -1,0 +1,327 @@
+"""Read, write and randomly deal 馬吊 deal files (YAML or JSON).
+
+A deal file holds one deal, or ``{deals: [...]}`` (``schemas/deal.schema.json``).
+After the schema check each deal is checked for meaning: every card name
+parses, the hands and stock make exactly the 40-card deck, and a recorded play
+is consistent with the hands.  Every problem is an :class:`InputError` with the
+file, the line, the key path and the deal id.
+
+>>> from mahdiao_rules.yamlsafe import load_text
+>>> deal = random_deals("doc", 1)[0]
+>>> parse_deals(load_text(dump_deals([deal]), "doc.yaml")) == [deal]
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
+
+import yaml
+
+from .cards import Card, beats, card_name, parse_card
+from .deal import SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat
+from .errors import InputError
+from .schemacheck import check
+from .yamlsafe import Document, format_path, load_file
+
+__all__ = [
+    "deal_to_data",
+    "dump_deals",
+    "load_deals",
+    "parse_deals",
+    "random_deal",
+    "random_deals",
+    "trick_winner",
+]
+
+KeyPath = tuple[str | int, ...]  # keys and list indexes from the document root
+HAND_SIZE = 8
+STOCK_SIZE = 8
+TRICK_SIZE = 4
+N_TRICKS = 8
+
+# --------------------------------------------------------------------------- reading
+
+
+def load_deals(path: str | os.PathLike[str], *, display_name: str | None = None) -> list[Deal]:
+    """Read and check every deal of a YAML or JSON deal file."""
+    return parse_deals(load_file(path, display_name=display_name))
+
+
+def parse_deals(doc: Document) -> list[Deal]:
+    """Schema-check a loaded deal file, then check and build each deal."""
+    check(doc, "deal")
+    data = doc.data
+    if "deals" not in data:
+        return [_read_deal(doc, (), data)]
+    deals: list[Deal] = []
+    first_index: dict[str, int] = {}
+    for i, item in enumerate(data["deals"]):
+        deal_id = item["id"]
+        if deal_id in first_index:
+            first = ("deals", first_index[deal_id], "id")
+            line = doc.line_of(first)
+            where = f"line {line}" if line is not None else format_path(first)
+            path = ("deals", i, "id")
+            raise InputError(f"duplicate deal id {deal_id!r} (first at {where})", file=doc.file,
+                             line=doc.line_of(path), place=format_path(path))
+        first_index[deal_id] = i
+        deals.append(_read_deal(doc, ("deals", i), item))
+    return deals
+
+
+class _DealReader:
+    """Reads values of one deal; every failure names the deal and its place in the file."""
+
+    def __init__(self, doc: Document, base: KeyPath, deal_id: str) -> None:
+        self.doc = doc
+        self.base = base
+        self.deal_id = deal_id
+
+    def fail(self, message: str, *rel: str | int) -> NoReturn:
+        path = self.base + rel
+        raise InputError(f"deal {self.deal_id!r}: {message}", file=self.doc.file,
+                         line=self.doc.line_of(path), place=format_path(path))
+
+    def card(self, text: str, *rel: str | int) -> Card:
+        try:
+            return parse_card(text)
+        except InputError as err:
+            message = err.message  # re-raised below, outside the handler, with the location
+        self.fail(message, *rel)
+
+    def seat(self, text: str, *rel: str | int) -> Seat:
+        seat = SEAT_ALIASES.get(text) if isinstance(text, str) else None
+        if seat is None:
+            self.fail(f"unknown seat {text!r} (use east, south, west, north or 東 南 西 北)", *rel)
+        return seat
+
+    def cards(self, names: Sequence[str], size: int, what: str, *rel: str | int) -> tuple[Card, ...]:
+        cards = tuple(self.card(name, *rel, k) for k, name in enumerate(names))
+        if len(cards) != size:
+            self.fail(f"{what} has {len(cards)} cards; it needs {size}", *rel)
+        return cards
+
+
+def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any]) -> Deal:
+    r = _DealReader(doc, base, data["id"])
+    banker = r.seat(data["banker"], "banker")
+    hands = tuple(r.cards(data["hands"][s.id], HAND_SIZE, f"hands.{s.id}", "hands", s.id) for s in SEATS)
+    stock = r.cards(data["stock"], STOCK_SIZE, "stock", "stock")
+    _check_deck(r, hands, stock)
+    play = _read_play(r, data["play"], hands) if "play" in data else None
+    events = tuple(_read_event(r, i, e, play) for i, e in enumerate(data.get("events", ())))
+    return Deal(
+        id=data["id"], banker=banker, hands=hands, stock=stock, play=play,  # type: ignore[arg-type]
+        events=events, title=data.get("title"), source=data.get("source"),
+        guan_dui=int(data.get("guan_dui", 0)), origin=doc.file,
+    )
+
+
+def _check_deck(r: _DealReader, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> None:
+    """The 40 slots must hold the 40 cards: name the first duplicate and the cards it displaces."""
+    slots: list[tuple[KeyPath, Card]] = [
+        (("hands", s.id, k), c) for s in SEATS for k, c in enumerate(hands[s])]
+    slots += [(("stock", k), c) for k, c in enumerate(stock)]
+    missing = sorted(set(Card) - {c for _, c in slots})
+    first: dict[Card, KeyPath] = {}
+    for rel, card in slots:
+        if card in first:
+            lost = ", ".join(card_name(c) for c in missing)
+            r.fail(f"{card} appears twice: {format_path(first[card])} and {format_path(rel)} "
+                   f"(cards missing: {lost})", *rel)
+        first[card] = rel
+
+
+def trick_winner(lead: Seat, cards: Sequence[int]) -> Seat:
+    """The seat whose card wins: the strongest card of the led suit (no trumps)."""
+    best = 0
+    for k in range(1, len(cards)):
+        if beats(cards[k], cards[best]):
+            best = k
+    return lead.after(best)
+
+
+def _read_play(r: _DealReader, tricks: Sequence[Mapping[str, Any]],
+               hands: Sequence[Sequence[Card]]) -> tuple[RecordedTrick, ...]:
+    """Check that each card comes from its player's hand once, and the winner leads next."""
+    holder = {card: seat for seat in SEATS for card in hands[seat]}
+    played: dict[Card, int] = {}
+    winner: Seat | None = None
+    out: list[RecordedTrick] = []
+    for i, trick in enumerate(tricks):
+        n = i + 1
+        lead = r.seat(trick["lead"], "play", i, "lead")
+        if winner is not None and lead != winner:
+            r.fail(f"trick {n} must be led by {winner}, who won trick {n - 1}", "play", i, "lead")
+        cards = r.cards(trick["cards"], TRICK_SIZE, f"trick {n}", "play", i, "cards")
+        for k, card in enumerate(cards):
+            seat = lead.after(k)
+            if card in played:
+                r.fail(f"trick {n}: {card} already played in trick {played[card]}", "play", i, "cards", k)
+            owner = holder.get(card)
+            if owner != seat:
+                whose = f"{owner} holds it" if owner is not None else "it lies in the stock"
+                r.fail(f"trick {n}: {card} was played by {seat} but {seat} does not hold it ({whose})",
+                       "play", i, "cards", k)
+            played[card] = n
+        winner = trick_winner(lead, cards)
+        out.append(RecordedTrick(lead, cards))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _read_event(r: _DealReader, i: int, data: Mapping[str, Any],
+                play: Sequence[RecordedTrick] | None) -> Event:
+    rel = ("events", i)
+    seat = r.seat(data["seat"], *rel, "seat")
+    trick = data.get("trick")
+    n_tricks = N_TRICKS if play is None else len(play)
+    if trick is not None and not 1 <= trick <= n_tricks:
+        why = "" if play is None else f" (the recorded play has {n_tricks} tricks)"
+        r.fail(f"event {i + 1} ({data['type']}): trick {trick} is outside 1..{n_tricks}{why}", *rel, "trick")
+    card = r.card(data["card"], *rel, "card") if "card" in data else None
+    victim = r.seat(data["victim"], *rel, "victim") if "victim" in data else None
+    return Event(type=data["type"], seat=seat, trick=trick, card=card, victim=victim, note=data.get("note"))
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def deal_to_data(deal: Deal) -> dict[str, Any]:
+    """Plain data in the deal-file format: hanzi card names, seat ids, optional keys only when set."""
+    data: dict[str, Any] = {"id": deal.id}
+    if deal.title is not None:
+        data["title"] = deal.title
+    if deal.source is not None:
+        data["source"] = deal.source
+    data["banker"] = deal.banker.id
+    data["hands"] = {s.id: _names(deal.hands[s]) for s in SEATS}
+    data["stock"] = _names(deal.stock)
+    if deal.guan_dui:
+        data["guan_dui"] = deal.guan_dui
+    if deal.play is not None:
+        data["play"] = [{"lead": t.lead.id, "cards": _names(t.cards)} for t in deal.play]
+    if deal.events:
+        data["events"] = [_event_data(e) for e in deal.events]
+    return data
+
+
+def _names(cards: Sequence[int]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def _event_data(event: Event) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": event.type, "seat": event.seat.id}
+    if event.trick is not None:
+        data["trick"] = event.trick
+    if event.card is not None:
+        data["card"] = card_name(event.card)
+    if event.victim is not None:
+        data["victim"] = event.victim.id
+    if event.note is not None:
+        data["note"] = event.note
+    return data
+
+
+def dump_deals(deals: Sequence[Deal], *, fmt: str = "yaml", title: str | None = None) -> str:
+    """A ``deals:`` file (YAML or JSON) that :func:`load_deals` reads back to equal deals."""
+    header: dict[str, Any] = {"title": title} if title is not None else {}
+    items = [deal_to_data(d) for d in deals]
+    if fmt == "json":
+        return _json({**header, "deals": items}) + "\n"
+    if fmt != "yaml":
+        raise ValueError(f"unknown deal file format {fmt!r} (use yaml or json)")
+    # One deal per block with a blank line between them, so a long file stays scannable.
+    head = _yaml(header) if header else ""
+    return head + "deals:\n" + "\n".join(_yaml([item]) for item in items)
+
+
+# Characters a YAML reader refuses raw or folds as line breaks (even inside a JSON string),
+# so they must be written as escapes.
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+class _Dumper(yaml.SafeDumper):
+    """Card lists and tricks in flow style (one line each); never anchors."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) or value is None
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    style = '"' if _YAML_UNSAFE.search(data) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=all(map(_is_scalar, data)))
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style="lead" in data)
+
+
+# PyYAML's resolvers follow YAML 1.1, yamlsafe reads YAML 1.2 ("0E0" and ".5" are numbers there,
+# "yes" is text): quote any text that either reading could take for a number, a boolean or null.
+_Dumper.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"[-+]?\.?[0-9]|[-+]?\.(?:inf|nan)\Z|(?:true|false|yes|no|on|off|y|n|null|~)\Z", re.I),
+    None,
+)
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(dict, _represent_dict)
+
+
+def _yaml(data: Any) -> str:
+    return yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=120,
+                     default_flow_style=False)
+
+
+def _json(value: Any, depth: int = 0) -> str:
+    """Indented JSON, except that card lists and tricks stay on one line."""
+    flat = (isinstance(value, list) and all(map(_is_scalar, value))) or (
+        isinstance(value, dict) and "lead" in value)
+    if flat or not isinstance(value, (list, dict)) or not value:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    pad = "  " * (depth + 1)
+    if isinstance(value, dict):
+        lines = [f"{pad}{_json(k)}: {_json(v, depth + 1)}" for k, v in value.items()]
+        open_, close = "{", "}"
+    else:
+        lines = [pad + _json(v, depth + 1) for v in value]
+        open_, close = "[", "]"
+    return open_ + "\n" + ",\n".join(lines) + "\n" + "  " * depth + close
+
+
+# --------------------------------------------------------------------------- random deals
+
+
+def random_deal(rng: random.Random, deal_id: str, banker: Seat | None = None) -> Deal:
+    """Shuffle the 40 cards: 8 to each hand (sorted, strongest first), the last 8 as the stock."""
+    cards = list(Card)
+    rng.shuffle(cards)
+    hands = tuple(tuple(sorted(cards[HAND_SIZE * s:HAND_SIZE * (s + 1)])) for s in SEATS)
+    stock = tuple(cards[HAND_SIZE * len(SEATS):])
+    if banker is None:
+        banker = Seat(rng.randrange(len(SEATS)))
+    return Deal(id=deal_id, banker=banker, hands=hands, stock=stock)  # type: ignore[arg-type]
+
+
+def random_deals(seed: str | int, count: int, *, start: int = 0) -> list[Deal]:
+    """Deals ``start … start+count-1`` of a seed; deal i depends only on (seed, i).
+
+    Seeding with the string ``f"{seed}/{i}"`` hashes it with SHA-512, so the deals do not
+    depend on PYTHONHASHSEED, the worker count or how the range is split.
+    """
+    return [random_deal(random.Random(f"{seed}/{i}"), f"{seed}-{i + 1}") for i in range(start, start + count)]
