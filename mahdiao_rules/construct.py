@@ -103,7 +103,7 @@ def _attempt(rng: random.Random, wins: Sequence[tuple[Seat, str | int]], win_car
         return None
     return Deal(
         id=deal_id, banker=banker,
-        hands=tuple(tuple(Card(c) for c in hands[s]) for s in SEATS),  # type: ignore[arg-type]
+        hands=tuple(tuple(Card(c) for c in sorted(hands[s])) for s in SEATS),  # type: ignore[arg-type]
         stock=tuple(Card(c) for c in stock), play=tuple(tricks),
     )
 

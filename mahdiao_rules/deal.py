@@ -90,6 +90,7 @@ class Deal:
     source: str | None = None
     guan_dui: int = 0
     """Chips already in the 官堆 pool when the hand starts (in 注)."""
+    notes: str | None = None
     origin: str | None = field(default=None, compare=False)
     """Where the deal was read from (file name), for messages."""
 

@@ -119,7 +119,7 @@ def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any]) -> Deal:
     return Deal(
         id=data["id"], banker=banker, hands=hands, stock=stock, play=play,  # type: ignore[arg-type]
         events=events, title=data.get("title"), source=data.get("source"),
-        guan_dui=int(data.get("guan_dui", 0)), origin=doc.file,
+        guan_dui=int(data.get("guan_dui", 0)), notes=data.get("notes"), origin=doc.file,
     )
 
 
@@ -204,10 +204,12 @@ def deal_to_data(deal: Deal) -> dict[str, Any]:
     data["stock"] = _names(deal.stock)
     if deal.guan_dui:
         data["guan_dui"] = deal.guan_dui
-    if deal.play is not None:
+    if deal.play:
         data["play"] = [{"lead": t.lead.id, "cards": _names(t.cards)} for t in deal.play]
     if deal.events:
         data["events"] = [_event_data(e) for e in deal.events]
+    if deal.notes is not None:
+        data["notes"] = deal.notes
     return data
 
 

@@ -51,6 +51,7 @@ def deal_info(deal: Deal) -> dict[str, Any]:
         "id": deal.id,
         "title": deal.title,
         "source": deal.source,
+        "notes": deal.notes,
         "banker": deal.banker.id,
         "hands": {s.id: [CARD_HANZI[c] for c in deal.hands[s]] for s in SEATS},
         "stock": [CARD_HANZI[c] for c in deal.stock],

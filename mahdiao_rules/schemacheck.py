@@ -73,7 +73,10 @@ def _check(doc: Document, validator: Draft202012Validator) -> None:
     errors = list(validator.iter_errors(_json_view(doc.data)))
     if not errors:
         return
-    error = best_match(errors)
+    # A misspelt key shows up twice (unknown 'stok', missing 'stock'); the unknown key is
+    # the actual mistake, so it wins.
+    unknown = [e for e in errors if e.validator == "additionalProperties"]
+    error = best_match(unknown or errors)
     assert error is not None
     path = list(error.absolute_path)
     message, line_path = _explain(error, path)
