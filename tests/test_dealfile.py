@@ -393,7 +393,10 @@ def test_random_deal_is_a_full_deck(seed: int, banker: Seat | None) -> None:
 def test_examples_file() -> None:
     deals = load_deals(str(EXAMPLES))
     assert len(deals) >= 5
-    assert all(d.title and d.play is not None and len(d.play) == 8 for d in deals)
+    assert all(d.title for d in deals)
+    # Every recorded play is complete; the 免斗 examples have no play at all.
+    assert all(d.play is None or len(d.play) == 8 for d in deals)
+    assert sum(d.play is not None for d in deals) >= 5
     random_ones = [d for d in deals if d.source == "generated: mahdiao deal --seed examples"]
     assert [d.title for d in random_ones] == [f"Random deal {i + 1}" for i in range(len(random_ones))]
     for d in random_ones:
