@@ -213,10 +213,11 @@ CARD_ALIASES: dict[str, int] = _aliases()
 def closest_names(text: str, names: Iterable[str], n: int = 3) -> list[str]:
     """Up to *n* names close to *text*, best first (for "did you mean")."""
     pool = list(names)
-    found = difflib.get_close_matches(text, pool, n=n, cutoff=0.4)
-    if not found:
-        # Short hanzi names share few characters; fall back to any common character.
-        found = [name for name in pool if set(name) & set(text)][:n]
+    found = difflib.get_close_matches(text, pool, n=n, cutoff=0.6 if text.isascii() else 0.4)
+    if not found and not text.isascii():
+        # Short hanzi names share few characters; fall back to a common hanzi.
+        hanzi = {ch for ch in text if not ch.isascii()}
+        found = [name for name in pool if hanzi & set(name)][:n]
     return found
 
 
@@ -233,7 +234,9 @@ def parse_card(text: str) -> Card:
     if card is None:
         card = CARD_ALIASES.get(key.lower())
     if card is None:
-        hints = closest_names(key, CARD_ALIASES)
+        # Suggest distinct cards under their canonical names, not one card's many spellings.
+        hints = list(dict.fromkeys(CARD_HANZI[CARD_ALIASES[h]]
+                                   for h in closest_names(key, CARD_ALIASES, n=8)))[:3]
         hint = f" (did you mean {' or '.join(hints)}?)" if hints else ""
         raise InputError(f"unknown card {text!r}{hint}")
     return Card(card)

@@ -61,14 +61,30 @@ def write_output(text: str, output: str | None) -> None:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise InputError("cannot write: the folder does not exist", file=output)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    if target.is_dir():
+        raise InputError("cannot write: it is a folder; give a file name", file=output)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=output) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
+        # mkstemp makes the file private (0600); give it the mode a plain open() would.
+        os.chmod(tmp, _new_file_mode())
         os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=output) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def parse_settings(values: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -142,6 +158,7 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
 
 
 def _check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:
+    """Every ``--set`` must name a ruleset of this run (a typo would otherwise be ignored)."""
     ids = {rs.id for rs in chosen}
     for rs_id in parse_settings(settings):
         if rs_id not in ids:
@@ -173,7 +190,7 @@ def validate(files: tuple[str, ...]) -> None:
     for name in files:
         try:
             doc = load_file(name)
-            if isinstance(doc.data, dict) and "items" in doc.data:
+            if _looks_like_ruleset(doc.data):
                 rs = compile_document(doc)
                 click.echo(f"{name}: ok (ruleset {rs.id}, {rs.item_count} items)")
             else:
@@ -184,6 +201,18 @@ def validate(files: tuple[str, ...]) -> None:
             bad += 1
     if bad:
         sys.exit(EXIT_INPUT)
+
+
+# Top-level keys only a ruleset has (deal files have hands/deals instead).
+_RULESET_KEYS = frozenset({"items", "units", "sources", "options", "procedure", "sets", "channels",
+                           "groups", "name_en", "extends", "include", "remove"})
+
+
+def _looks_like_ruleset(data: Any) -> bool:
+    """A ruleset, also when its ``items:`` key is misspelt (so the message names ruleset keys)."""
+    if not isinstance(data, dict):
+        return False
+    return "items" in data or (bool(_RULESET_KEYS & data.keys()) and not {"hands", "deals"} & data.keys())
 
 
 @main.command()

@@ -55,6 +55,9 @@ def load_deals(path: str | os.PathLike[str], *, display_name: str | None = None)
 
 def parse_deals(doc: Document) -> list[Deal]:
     """Schema-check a loaded deal file, then check and build each deal."""
+    if doc.data is None:
+        raise InputError("the file is empty; a deal file holds one deal or a deals: list",
+                         file=doc.file)
     check(doc, "deal")
     data = doc.data
     if "deals" not in data:

@@ -1,20 +1,46 @@
-"""Render a report model with jinja2 templates; one renderer per ``--format`` choice.
+"""Render report models with jinja2 templates; one renderer per ``--format`` choice.
 
-Templates live in the top-level ``templates/`` folder (shipped in the wheel,
-see resources.py).  Text output aligns hanzi by display width, not ``len``.
+A model (see report.py, explain.py, ruletable.py) is plain data; a renderer
+picks the template ``<kind>.<ext>.j2`` (``replay.html.j2``, ``rules-diff.tex.j2``
+…) from ``--template-dir`` first, then from the bundled ``templates/``.  What
+differs between formats is only how a value is made safe:
+
+* text — nothing to escape; hanzi are aligned by display width, not ``len``;
+* md — ``|`` and line breaks inside table cells;
+* html — autoescaped (every template of the HTML environment, including the
+  shared macro files), and no URL scheme ever reaches the page;
+* latex — every ``{{ value }}`` goes through :func:`latex_escape` (jinja's
+  ``finalize``); only values marked safe (``|safe``, macro calls) pass as is;
+* csv — cells through the ``csv_row`` filter: quoted, formula-neutralised,
+  and the file starts with a BOM so spreadsheets read UTF-8.
+
+Labels come from ``labels.yaml`` (one table, one column per ``--lang``).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
+from .errors import InputError
 from .resources import data_dir
+from .svg import bar_chart
+from .yamlsafe import load_file
+
+LANGS = ("en", "zh-Hant", "zh-Hans")
+
+
+# ---------------------------------------------------------------------- text widths
 
 
 def display_width(text: Any) -> int:
@@ -32,36 +58,181 @@ def rjust(text: Any, width: int) -> str:
     return " " * max(0, width - display_width(s)) + s
 
 
-def environment(template_dir: str | Path | None = None) -> jinja2.Environment:
+def text_table(rows: Sequence[Sequence[Any]], align: str = "", indent: int = 2, gap: int = 2) -> str:
+    """Rows of cells as aligned lines; *align* has one ``l``/``r`` per column (default ``l``)."""
+    rows = [[str(c) for c in row] for row in rows]
+    n = max((len(r) for r in rows), default=0)
+    widths = [max((display_width(r[i]) for r in rows if i < len(r)), default=0) for i in range(n)]
+    lines = []
+    for row in rows:
+        cells = [rjust(c, widths[i]) if align[i:i + 1] == "r" else ljust(c, widths[i])
+                 for i, c in enumerate(row)]
+        lines.append((" " * indent + (" " * gap).join(cells)).rstrip())
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- escaping
+
+_LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+          "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+          "<": r"\textless{}", ">": r"\textgreater{}", "\n": " "}
+_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+
+
+def latex_escape(value: Any) -> str:
+    """Plain text as LaTeX source: the ten special characters become commands."""
+    return _LATEX_RE.sub(lambda m: _LATEX[m.group()], str(value))
+
+
+def _latex_finalize(value: Any) -> Any:
+    if isinstance(value, Markup):
+        return str(value)
+    return latex_escape("" if value is None else value)
+
+
+_SCHEME = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://")
+
+
+def _html_finalize(value: Any) -> Any:
+    # The page must stay self-contained and cite-able offline: a source address is
+    # shown as plain text without its scheme, never as something a browser fetches.
+    if isinstance(value, str) and not isinstance(value, Markup) and "://" in value:
+        return _SCHEME.sub("", value)
+    return value
+
+
+def md_cell(value: Any) -> str:
+    """A Markdown table cell: no pipe or line break may split the row."""
+    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """Neutralise a text cell a spreadsheet would run as a formula (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_row(cells: Iterable[Any]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerow([csv_cell(c) for c in cells])
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------- labels
+
+
+class Labels:
+    """``L.banker`` → the label in the chosen language; ``say(key, **fields)`` fills a phrase."""
+
+    def __init__(self, table: dict[str, dict[str, str]], lang: str) -> None:
+        self._table = table
+        self.lang = lang
+
+    def __getattr__(self, key: str) -> str:
+        return self[key]
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return self._table[key][self.lang]
+        except KeyError:
+            raise InputError(f"labels.yaml has no {self.lang!r} label for {key!r}") from None
+
+    def say(self, key: str, **fields: Any) -> str:
+        return self[key].format(**{k: "" if v is None else v for k, v in fields.items()})
+
+
+def load_labels(template_dir: str | Path | None, lang: str) -> Labels:
+    if lang not in LANGS:
+        raise InputError(f"--lang takes {', '.join(LANGS)}, not {lang!r}")
+    table: dict[str, dict[str, str]] = dict(load_file(data_dir("templates") / "labels.yaml").data)
+    if template_dir is not None:
+        own = Path(template_dir) / "labels.yaml"
+        if own.is_file():
+            for key, value in (load_file(own).data or {}).items():
+                table[key] = {**table.get(key, {}), **value}
+    return Labels(table, lang)
+
+
+# ---------------------------------------------------------------------- environments
+
+
+def environment(template_dir: str | Path | None = None, *, fmt: str = "text") -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = []
     if template_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(template_dir)))
     loaders.append(jinja2.FileSystemLoader(str(data_dir("templates"))))
+    finalize = {"latex": _latex_finalize, "html": _html_finalize}.get(fmt)
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default=False),
+        # Every template an HTML renderer loads is HTML, shared macro files included.
+        autoescape=True if fmt == "html" else jinja2.select_autoescape(
+            enabled_extensions=("html.j2",), default=False),
+        finalize=finalize,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.do"],
     )
-    env.filters["ljust_w"] = ljust
-    env.filters["rjust_w"] = rjust
-    env.filters["width"] = display_width
+    env.filters.update(
+        ljust_w=ljust, rjust_w=rjust, width=display_width, text_table=text_table,
+        latex=lambda v: Markup(latex_escape(v)), md=md_cell, csv_row=csv_row,
+        svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
+    )
     return env
 
 
-def render_json(report: dict[str, Any], **_: Any) -> str:
-    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+@dataclass(frozen=True)
+class TemplateRenderer:
+    """Render a model with ``<kind>.<ext>.j2``."""
+
+    fmt: str
+    ext: str
+    bom: bool = False
+
+    def template_name(self, kind: str) -> str:
+        return f"{kind}.{self.ext}.j2"
+
+    def __call__(self, model: dict[str, Any], *, kind: str = "replay",
+                 template_dir: str | Path | None = None, lang: str = "en") -> str:
+        env = environment(template_dir, fmt=self.fmt)
+        labels = load_labels(template_dir, lang)
+        try:
+            template = env.get_template(self.template_name(kind))
+        except jinja2.TemplateNotFound:
+            raise InputError(f"no template {self.template_name(kind)!r} for --format "
+                             f"{self.fmt}") from None
+        try:
+            text = template.render(report=model, L=labels, say=labels.say, lang=lang)
+        except jinja2.TemplateError as exc:
+            where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "lineno", None) else ""
+            raise InputError(f"template {template.name}: {where}{exc.message}") from None
+        return ("\ufeff" + text) if self.bom else text
 
 
-def _template(name: str) -> Callable[..., str]:
-    def render(report: dict[str, Any], *, template_dir: str | Path | None = None) -> str:
-        return environment(template_dir).get_template(name).render(report=report)
-    return render
+def render_json(model: dict[str, Any], **_: Any) -> str:
+    return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
 
 
 RENDERERS: dict[str, Callable[..., str]] = {
-    "text": _template("replay.txt.j2"),
+    "text": TemplateRenderer("text", "txt"),
+    "md": TemplateRenderer("md", "md"),
+    "html": TemplateRenderer("html", "html"),
+    "latex": TemplateRenderer("latex", "tex"),
+    "csv": TemplateRenderer("csv", "csv", bom=True),
     "json": render_json,
 }
+"""Keys are exactly the ``--format`` choices."""
+
+
+def formats_for(kind: str) -> list[str]:
+    """The ``--format`` choices that have a bundled template for *kind* (json always)."""
+    out = []
+    for name, r in RENDERERS.items():
+        if not isinstance(r, TemplateRenderer) or (data_dir("templates") / r.template_name(kind)).is_file():
+            out.append(name)
+    return out

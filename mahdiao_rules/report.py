@@ -3,7 +3,10 @@
 Renderers never touch game logic; they only read this model.  The JSON format
 is this model as it stands, so its field names are a stable interface:
 ``deals[i].id``, ``deals[i].results[j].ruleset``, ``.status`` (``played`` or
-``mian_dou``), ``.seats.<seat>.tricks``, ``.seats.<seat>.net`` and ``.ledger``.
+``mian_dou``), ``.seats.<seat>.tricks``, ``.seats.<seat>.net``, ``.ledger`` and
+``.fired``.  Newer fields are only ever added: per deal the side-by-side
+``grid`` (one column per ruleset), the ``chart`` of nets, the ``differences``
+(compare.py); per seat ``by_channel``; at the end the reproducibility ``stamp``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from typing import Any
 
 from . import __version__
 from .cards import CARD_HANZI
-from .deal import SEATS, Deal
+from .compare import differences
+from .deal import SEAT_HANZI, SEATS, Deal
 from .ledger import (
     ACCOUNT_HANZI,
     ACCOUNT_IDS,
@@ -21,10 +25,31 @@ from .ledger import (
     format_zhu,
     json_number,
     matrix,
+    zhu,
 )
 from .play import ACTION_HANZI, PlayResult
 from .ruleset.model import CHANNEL_HANZI, Ruleset
-from .settle import Settlement
+from .settle import Firing, Settlement
+
+CHANNEL_ORDER = ("kai_zhu", "qiao_men", "gong_he", "san_jia", "guan_dui", "fa_li", "dai_pei")
+ALWAYS_SHOWN = ("kai_zhu", "qiao_men", "gong_he", "guan_dui")
+"""Side-by-side subtotal rows: 開注, 敲門, 賀 and 官堆 always, the others when nonzero."""
+
+
+def channel_bucket(channel: str) -> str:
+    """The subtotal a ledger channel counts in (both 開注 readings are 開注)."""
+    return "kai_zhu" if channel.startswith("kai_zhu") else channel
+
+
+def by_channel(s: Settlement) -> list[dict[str, int]]:
+    """Per seat: net ticks by subtotal channel."""
+    out: list[dict[str, int]] = [{}, {}, {}, {}]
+    for t in s.ledger:
+        key = channel_bucket(t.channel)
+        for account, sign in ((t.payer, -1), (t.payee, 1)):
+            if account < 4:
+                out[account][key] = out[account].get(key, 0) + sign * t.amount
+    return out
 
 
 def _amount(t: int) -> dict[str, Any]:
@@ -90,6 +115,7 @@ def result_info(s: Settlement) -> dict[str, Any]:
     rs = s.ruleset
     nets = s.nets
     banker = s.deal.banker
+    channels = by_channel(s)
     seats: dict[str, Any] = {}
     for seat in SEATS:
         won = list(s.play.won[seat]) if s.play else []
@@ -99,10 +125,12 @@ def result_info(s: Settlement) -> dict[str, Any]:
             "won": [CARD_HANZI[c] for c in won],
             "net": json_number(nets[seat]),
             "net_text": format_zhu(nets[seat], signed=True),
+            "by_channel": {k: json_number(v) for k, v in channels[seat].items()},
         }
     items = [
         {
             "id": f.item.id,
+            "concept": f.item.concept or f.item.id,
             "name": f.item.name,
             "seat": f.seat.id,
             "zhu": json_number(f.amount),
@@ -140,6 +168,8 @@ def result_info(s: Settlement) -> dict[str, Any]:
         "ruleset_name": rs.name,
         "status": s.status,
         "first_leader": s.first_leader.id,
+        "first_leader_differs": bool(s.play is not None and s.play.recorded
+                                     and s.play.tricks[0].lead != s.first_leader),
         "tricks": tricks_info(s.play),
         "seats": seats,
         "fired": items,
@@ -159,6 +189,86 @@ def result_info(s: Settlement) -> dict[str, Any]:
     }
 
 
+def _cell(firings: list[Firing]) -> dict[str, Any]:
+    parts = []
+    for f in firings:
+        text = format_zhu(f.amount) + (f"×{f.count}" if f.count > 1 else "")
+        parts.append(text + (" 免斗" if f.item.ends_hand else ""))
+    return {
+        "state": "fired",
+        "text": " ".join(parts),
+        "cards": [CARD_HANZI[c] for f in firings for c in f.cards],
+        "names": sorted({f.item.name for f in firings}),
+        "sources": sorted({f.item.source.short for f in firings}),
+        "refs": sorted({f.item.source.ref for f in firings}),
+    }
+
+
+def grid_info(row: Sequence[Settlement]) -> dict[str, Any]:
+    """The side-by-side table of one deal: per seat, rows × one column per ruleset."""
+    concepts: dict[str, str] = {}  # concept → name, in the rulesets' order
+    for s in row:
+        for item in s.ruleset.items.values():
+            concepts.setdefault(item.concept or item.id, item.name)
+    channels = [by_channel(s) for s in row]
+    used = {k for per_seat in channels for seat in per_seat for k, v in seat.items() if v}
+    shown = [c for c in CHANNEL_ORDER if c in ALWAYS_SHOWN or c in used]
+    shown += sorted(used - set(shown))
+    seats = []
+    for seat in SEATS:
+        rows: list[dict[str, Any]] = [{
+            "kind": "tricks", "key": "tricks",
+            "cells": [str(len(s.play.won[seat])) if s.play else "—" for s in row],
+        }]
+        for concept, name in concepts.items():
+            fired = [[f for f in s.firings if f.seat == seat and (f.item.concept or f.item.id) == concept
+                      and (f.amount or f.item.ends_hand)] for s in row]
+            if not any(fired):
+                continue
+            cells = []
+            for s, fs in zip(row, fired, strict=True):
+                if fs:
+                    cells.append(_cell(fs))
+                else:
+                    has = any((i.concept or i.id) == concept for i in s.ruleset.items.values())
+                    cells.append({"state": "silent" if has else "absent", "text": "·" if has else "—",
+                                  "cards": [], "names": [], "sources": [], "refs": []})
+            rows.append({"kind": "item", "key": concept, "name": name, "cells": cells,
+                         "differs": len({c["text"] for c in cells}) > 1})
+        for ch in shown:
+            values = [c[seat].get(ch, 0) for c in channels]
+            rows.append({"kind": "channel", "key": ch, "name": CHANNEL_HANZI.get(ch, ch),
+                         "cells": [format_zhu(v, signed=True) for v in values],
+                         "differs": len(set(values)) > 1})
+        net = [s.nets[seat] for s in row]
+        rows.append({"kind": "net", "key": "net", "cells": [format_zhu(v, signed=True) for v in net],
+                     "differs": len(set(net)) > 1})
+        seats.append({"seat": seat.id, "hanzi": SEAT_HANZI[seat],
+                      "role": "椿" if seat == row[0].deal.banker else "散", "rows": rows})
+    return {"rulesets": [s.ruleset.id for s in row], "seats": seats}
+
+
+def net_chart(row: Sequence[Settlement]) -> dict[str, Any]:
+    """Chart spec (svg.py): net 注 per seat, one bar per ruleset."""
+    return {
+        "categories": [f"{SEAT_HANZI[seat]} {seat.id}" for seat in SEATS],
+        "series": [s.ruleset.id for s in row],
+        "values": [[float(zhu(s.nets[seat])) for s in row] for seat in SEATS],
+        "unit": "注",
+    }
+
+
+def stamp_info(rulesets: Sequence[Ruleset], deal_ids: Sequence[str], command: str) -> dict[str, Any]:
+    """What it takes to reproduce a report: tool version, rulesets (hash, options), deals, command."""
+    return {
+        "version": __version__,
+        "rulesets": {rs.id: {"hash": rs.content_hash, "options": dict(rs.option_values)}
+                     for rs in rulesets},
+        "deals": list(deal_ids),
+        "command": command,
+    }
+
+
 def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
                  settlements: Sequence[Sequence[Settlement]], *, command: str = "",
                  input_name: str = "") -> dict[str, Any]:
@@ -167,6 +277,11 @@ def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
     for deal, row in zip(deals, settlements, strict=True):
         info = deal_info(deal)
         info["results"] = [result_info(s) for s in row]
+        played = next((r for r in info["results"] if r["tricks"]), None)
+        info["tricks"] = played["tricks"] if deal.play is not None and played else []
+        info["grid"] = grid_info(row)
+        info["chart"] = net_chart(row)
+        info["differences"] = differences(deal.play[0].lead.id if deal.play else None, row)
         out_deals.append(info)
     return {
         "tool": {"name": "mahdiao-rules", "version": __version__},
@@ -174,11 +289,5 @@ def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
         "rulesets": [ruleset_info(rs) for rs in rulesets],
         "accounts": {a: h for a, h in zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)},
         "deals": out_deals,
-        "stamp": {
-            "version": __version__,
-            "rulesets": {rs.id: {"hash": rs.content_hash, "options": dict(rs.option_values)}
-                         for rs in rulesets},
-            "deals": [d.id for d in deals],
-            "command": command,
-        },
+        "stamp": stamp_info(rulesets, [d.id for d in deals], command),
     }

@@ -13,10 +13,11 @@ derived from the ledger only.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 
-from .cards import CARD_HANZI, cards_of
+from .cards import CARD_HANZI, Card, cards_of
 from .deal import SEATS, Deal, Event, Seat
 from .errors import InputError
 from .ledger import GUAN_DUI, TICKS_PER_ZHU, Transfer, nets
@@ -165,7 +166,9 @@ def _run_step(step: Step, st: HandState) -> list[Firing]:
         for f in out:
             if f.seat not in best or f.amount > best[f.seat].amount:
                 best[f.seat] = f
-        out = [f for f in out if best[f.seat] is f]
+        keep_all = step.all_when
+        out = [f for f in out
+               if best[f.seat] is f or (keep_all is not None and keep_all(st, f.seat))]
         for f in out:
             st.fired[f.seat].add(step.group)
     for f in out:
@@ -189,12 +192,14 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     The recorded play is used when the deal has one; otherwise *play* (if given)
     or a random play from the ruleset's own first leader, seeded by the deal id.
     """
+    notes: list[str] = []
+    original = deal
+    deal = sheng_dai(ruleset, deal, notes)  # the hand as this ruleset plays it
     st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
     st.sets = [f(st) for f in ruleset.dynamic_sets]
     pool_start = deal.guan_dui * TICKS_PER_ZHU
     st.pool = pool_start
     books = _Books(ruleset, st)
-    notes: list[str] = []
     leader = first_leader(ruleset, deal)
 
     firings = _run_phase(ruleset, "deal", st, books)
@@ -218,6 +223,8 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
         st.won = list(result.won_masks)
         st.tricks = list(result.trick_counts)
         st.trick_winners = tuple(int(t.winner) for t in result.tricks)
+        st.won_order = [tuple(w) for w in result.won]
+        st.won_tricks = _won_trick_masks(result)
         firings += _run_phase(ruleset, "play", st, books)
         _dai_pei(ruleset, deal, st, books, result, notes)
     else:
@@ -226,12 +233,49 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
                 notes.append(f"event {e.type}: the hand was not played (免斗), so no 代賠")
 
     firings += _run_phase(ruleset, "end", st, books)
-    nb, why = _next_banker(ruleset, deal, firings, ended)
+    nb, why = _next_banker(ruleset, deal, firings, ended, books.lines)
     return Settlement(
-        ruleset=ruleset, deal=deal, status=MIAN_DOU if ended else PLAYED,
+        ruleset=ruleset, deal=original, status=MIAN_DOU if ended else PLAYED,
         firings=tuple(firings), ledger=tuple(books.lines), play=result, first_leader=leader,
         pool_start=pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
     )
+
+
+def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:
+    """升代: when the face card is in the ruleset's map, the mapped card becomes it.
+
+    The card takes the face card's place in its holder's hand for play, 色樣 and
+    開注, and a recorded play of it is read as the face card.
+    """
+    replaced = ruleset.procedure.sheng_dai.get(deal.face)
+    if replaced is None:
+        return deal
+    holder = deal.holder(replaced)
+    if holder is None:
+        notes.append(f"升代: {CARD_HANZI[replaced]} would stand for the face card "
+                     f"{CARD_HANZI[deal.face]} but lies in the stock")
+        return deal
+    face = deal.face
+
+    def swap(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(face if c == replaced else c for c in cards)
+
+    hands = tuple(swap(h) if s == holder else h for s, h in zip(SEATS, deal.hands, strict=True))
+    play = None if deal.play is None else tuple(
+        dataclasses.replace(t, cards=swap(t.cards)) for t in deal.play)
+    notes.append(f"升代: {holder.id}'s {CARD_HANZI[replaced]} plays as the face card "
+                 f"{CARD_HANZI[face]}")
+    return dataclasses.replace(deal, hands=hands, play=play)  # type: ignore[arg-type]
+
+
+def _won_trick_masks(result: PlayResult) -> list[tuple[int, ...]]:
+    out: list[list[int]] = [[], [], [], []]
+    for t in result.tricks:
+        mask = 0
+        for c in t.cards:
+            mask |= 1 << c
+        out[t.winner].append(mask)
+    return [tuple(m) for m in out]
 
 
 def _event_error(deal: Deal, index: int, message: str) -> InputError:
@@ -334,8 +378,8 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
                       "dai_pei", int(e.seat), f"trick {e.trick}" if e.trick else "")
 
 
-def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing],
-                 ended: bool) -> tuple[Seat | None, str]:
+def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], ended: bool,
+                 lines: list[Transfer]) -> tuple[Seat | None, str]:
     for f in firings:
         if f.item.bank == "seize":
             return f.seat, f"{f.item.name}: 奪椿"
@@ -345,5 +389,13 @@ def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing],
     for f in firings:
         if f.item.bank == "keep" and f.seat == deal.banker:
             return deal.banker, f"{f.item.name}: 留椿"
-    step = ruleset.procedure.next_banker_rotate
-    return deal.banker.after(step), "輪椿"
+    proc = ruleset.procedure
+    if proc.next_banker_rule == "top_earner":
+        net = nets(lines)[:4]
+        top = max(net)
+        leaders = [s for s in SEATS if net[s] == top]
+        if deal.banker in leaders:
+            return deal.banker, "連莊 (the 莊 is among the top earners)"
+        return leaders[0], "top earner becomes 莊" if len(leaders) == 1 else \
+            "top earner becomes 莊 (tie: first in seat order)"
+    return deal.banker.after(proc.next_banker_rotate), "輪椿"

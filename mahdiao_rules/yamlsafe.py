@@ -496,8 +496,8 @@ def _decode(raw: str | bytes, limits: Limits) -> str:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not UTF-8: invalid byte 0x{raw[exc.start]:02x} at line {line}",
-                         line=line) from None
+        raise InputError(f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} here); "
+                         "save it as UTF-8", line=line) from None
 
 
 def _parse(text: str, file: str, limits: Limits, *, is_json: bool) -> Document:

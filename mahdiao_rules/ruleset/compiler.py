@@ -7,16 +7,15 @@ forward references).  Both report ``file:line: key.path: problem``.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 from ..cards import CARD_NUM, closest_names
 from ..deal import SEAT_ALIASES
 from ..errors import InputError
-from ..schemacheck import check
 from ..yamlsafe import Document, load_file
 from .dsl import Compiler, HandState, SetExpr, _combine
+from .layers import KeyPath, Merged, merge
 from .model import (
     PHASES,
     Citation,
@@ -33,61 +32,72 @@ from .model import (
 
 def load_ruleset(path: str, *, overrides: Mapping[str, str] | None = None,
                  display_name: str | None = None) -> Ruleset:
-    """Load, validate and compile the ruleset file at *path*."""
+    """Load, validate and compile the ruleset file at *path* (with its bases and fragments)."""
     doc = load_file(path, display_name=display_name)
-    return compile_document(doc, overrides=overrides)
+    return compile_merged(merge(doc, real_path=str(path)), overrides=overrides)
 
 
 def compile_document(doc: Document, *, overrides: Mapping[str, str] | None = None) -> Ruleset:
-    if doc.data is None:
-        raise InputError("the file is empty; a ruleset needs at least id, name and items",
-                         file=doc.file)
-    check(doc, "ruleset")
-    data = doc.data
-    options = _options(doc, data.get("options", {}))
+    """Compile a ruleset document; ``extends``/``include`` resolve relative to ``doc.file``."""
+    return compile_merged(merge(doc), overrides=overrides)
+
+
+def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> Ruleset:
+    top = m.top
+    for key in ("sources", "units", "items"):
+        present = {"sources": m.sources, "units": m.info.get("units"), "items": m.items}[key]
+        if not present:
+            raise InputError(f"ruleset {m.info['id'].node!r} has no {key} (and no base that "
+                             "gives them)", file=top.file, line=top.line_of(()))
+    rs_id = m.info["id"].node
+    options = _options(m)
     values = {name: opt.default for name, opt in options.items()}
     for name, value in (overrides or {}).items():
         if name not in options:
             hint = closest_names(name, options)
             extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
-            raise InputError(f"ruleset {data['id']!r} has no option {name!r}{extra}; "
-                             f"options: {', '.join(options) or 'none'}", file=doc.file)
+            raise InputError(f"ruleset {rs_id!r} has no option {name!r}{extra}; "
+                             f"options: {', '.join(options) or 'none'}", file=top.file)
         if value not in options[name].choices:
-            raise InputError(f"option {data['id']}.{name} takes one of "
-                             f"{', '.join(options[name].choices)}, not {value!r}", file=doc.file)
+            raise InputError(f"option {rs_id}.{name} takes one of "
+                             f"{', '.join(options[name].choices)}, not {value!r}", file=top.file)
         values[name] = value
 
-    c = Compiler(doc=doc, options=values)
-    sources = data.get("sources", {})
-    _check_citations(doc, data, sources)
+    units = m.info["units"]
+    c = Compiler(doc=units.doc, options=values, zhu_per_diao=units.node["zhu_per_diao"])
+    sources = {k: e.node for k, e in m.sources.items()}
+    for doc in m.docs:
+        _check_citations(doc, doc.data, sources)
 
-    for name, spec in data.get("sets", {}).items():
-        c.define_set(name, spec["cards"], ("sets", name, "cards"))
+    for name, e in m.sets.items():
+        c.doc = e.doc
+        c.define_set(name, e.node["cards"], (*e.path, "cards"))
 
-    zhu_per_diao = data["units"]["zhu_per_diao"]
     he_exempt = None
-    gong_he = data.get("channels", {}).get("gong_he")
+    gong_he = m.channels.get("gong_he")
     if gong_he is not None:
-        node, path = c.resolve(gong_he.get("exempt"), ("channels", "gong_he", "exempt"))
+        c.doc = gong_he.doc
+        node, path = c.resolve(gong_he.node.get("exempt"), (*gong_he.path, "exempt"))
         if node is not None:
             he_exempt = c.condition(node, path)
 
-    groups = data.get("groups", {})
-    items, phases = _items(c, data["items"], groups, zhu_per_diao)
-    fines, dai_pei = _events(c, data.get("events", {}))
+    groups = {k: e.node for k, e in m.groups.items()}
+    items, phases = _items(c, m, groups)
+    fines, dai_pei = _events(c, m)
+    procedure = _procedure(c, m)
 
     return Ruleset(
-        id=data["id"],
-        name=data["name"],
-        name_en=data.get("name_en", ""),
-        description=data.get("description", ""),
-        file=doc.file,
-        content_hash=_content_hash(doc),
+        id=rs_id,
+        name=m.info["name"].node,
+        name_en=m.info["name_en"].node if "name_en" in m.info else "",
+        description=m.info["description"].node if "description" in m.info else "",
+        file=top.file,
+        content_hash=m.content_hash(),
         sources=sources,
         options=options,
         option_values=values,
-        zhu_per_diao=zhu_per_diao,
-        procedure=_procedure(c, data.get("procedure", {})),
+        zhu_per_diao=units.node["zhu_per_diao"],
+        procedure=procedure,
         dynamic_sets=c.dynamic_sets,
         named_sets=c.named_sets,
         phases=phases,
@@ -96,14 +106,8 @@ def compile_document(doc: Document, *, overrides: Mapping[str, str] | None = Non
         he_exempt=he_exempt,
         fines=fines,
         dai_pei=dai_pei,
+        extends=tuple(m.extends),
     )
-
-
-def _content_hash(doc: Document) -> str:
-    import json
-
-    text = json.dumps(doc.data, ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _citation(node: dict[str, Any]) -> Citation:
@@ -133,19 +137,28 @@ def _fmt(path: tuple[str | int, ...]) -> str:
     return format_path(path)
 
 
-def _options(doc: Document, spec: dict[str, Any]) -> dict[str, OptionDef]:
+def _options(m: Merged) -> dict[str, OptionDef]:
     out = {}
-    for name, o in spec.items():
-        if o["default"] not in o["choices"]:
-            path = ("options", name, "default")
-            raise InputError(f"default {o['default']!r} is not one of the choices "
-                             f"({', '.join(o['choices'])})", file=doc.file,
-                             line=doc.line_of(path), place=_fmt(path))
+    for name, e in m.options.items():
+        o = e.node
+        for key in ("default", "source"):
+            if key not in o:
+                raise InputError(f"option {name!r} needs {key}:", file=e.doc.file,
+                                 line=e.doc.line_of(e.path), place=_fmt(e.path))
+        default, where = o["default"], e
+        if name in m.option_defaults:
+            where = m.option_defaults[name]
+            default = where.node.get("default", default)
+        if default not in o["choices"]:
+            path = (*where.path, "default")
+            raise InputError(f"default {default!r} is not one of the choices "
+                             f"({', '.join(o['choices'])})", file=where.doc.file,
+                             line=where.doc.line_of(path), place=_fmt(path))
         out[name] = OptionDef(
             name=name,
             title=o.get("name", name),
             description=o.get("description", ""),
-            default=o["default"],
+            default=default,
             choices={k: v.get("description", "") for k, v in o["choices"].items()},
             source=_citation(o["source"]),
         )
@@ -166,15 +179,17 @@ def _zhu_text(node: Any) -> str:
     return str(node)
 
 
-def _items(c: Compiler, specs: list[dict[str, Any]], groups: dict[str, Any],
-           zhu_per_diao: int) -> tuple[dict[str, ItemDef], dict[str, tuple[Step, ...]]]:
+def _items(c: Compiler, m: Merged, groups: dict[str, Any]
+           ) -> tuple[dict[str, ItemDef], dict[str, tuple[Step, ...]]]:
     items: dict[str, ItemDef] = {}
     steps: dict[str, list[Step]] = {phase: [] for phase in PHASES}
     group_members: dict[str, list[ItemDef]] = {}
     group_phase: dict[str, str] = {}
 
-    for index, spec in enumerate(specs):
-        path: tuple[str | int, ...] = ("items", index)
+    for entry in m.items:
+        c.doc = entry.doc
+        spec = entry.node
+        path = entry.path
         iid = spec["id"]
         if iid in items:
             raise c.error(path + ("id",), f"duplicate item id {iid!r}")
@@ -192,7 +207,7 @@ def _items(c: Compiler, specs: list[dict[str, Any]], groups: dict[str, Any],
         with _Tracker(c, won_refs, held_refs):
             condition = c.condition(spec.get("when", True), path + ("when",))
             per = c.counter(spec["per"], path + ("per",)) if "per" in spec else None
-        amount = c.amount(spec["zhu"], path + ("zhu",), zhu_per_diao=zhu_per_diao)
+        amount = c.amount(spec["zhu"], path + ("zhu",))
         item = ItemDef(
             id=iid,
             name=spec["name"],
@@ -227,10 +242,16 @@ def _items(c: Compiler, specs: list[dict[str, Any]], groups: dict[str, Any],
             members.append(item)
             c.known_fired.update((iid, gid))
 
+    all_when = {}
+    for gid, e in m.groups.items():
+        if "all_when" in e.node:
+            c.doc = e.doc
+            all_when[gid] = c.condition(e.node["all_when"], (*e.path, "all_when"))
     phases = {}
     for phase, seq in steps.items():
         phases[phase] = tuple(
-            Step(items=tuple(group_members[s.group]), group=s.group) if s.group else s for s in seq
+            Step(items=tuple(group_members[s.group]), group=s.group, all_when=all_when.get(s.group))
+            if s.group else s for s in seq
         )
     return items, phases
 
@@ -248,70 +269,86 @@ class _Tracker:
         self.c.evidence = None  # type: ignore[attr-defined]
 
 
-def _procedure(c: Compiler, spec: dict[str, Any]) -> Procedure:
-    fl = spec.get("first_lead", {})
+def _procedure(c: Compiler, m: Merged) -> Procedure:
+    def entry(key: str) -> tuple[dict[str, Any], KeyPath]:
+        e = m.procedure.get(key)
+        if e is None:
+            return {}, ("procedure", key)
+        c.doc = e.doc
+        node, path = c.resolve(e.node, e.path)
+        return node or {}, path
+
+    fl, fl_path = entry("first_lead")
     count_from = fl.get("count_from", "banker")
     if count_from != "banker" and count_from not in SEAT_ALIASES:
-        raise c.error(("procedure", "first_lead", "count_from"),
-                      f"count_from is 'banker' or a seat, not {count_from!r}")
+        raise c.error((*fl_path, "count_from"), f"count_from is 'banker' or a seat, not {count_from!r}")
     offsets = {int(k): int(v) for k, v in fl.get("offsets", {}).items()}
-    rule = c.options.get("first_lead", "tou_jia")
+    nums_spec, nums_path = entry("num")
     nums = {}
-    for name, num in spec.get("num", {}).items():
-        card = c.card_set(name, ("procedure", "num", name))
-        for i in range(40):
-            if card.mask >> i & 1:
-                nums[i] = num
-    nb = spec.get("next_banker", {})
+    for name, num in nums_spec.items():
+        for card in _cards_of(c.card_set(name, (*nums_path, name)).mask):
+            nums[card] = num
+    sd_spec, sd_path = entry("sheng_dai")
+    sheng_dai: dict[int, int] = {}
+    for face, replaced in sd_spec.get("map", {}).items():
+        f = c.card_set(face, (*sd_path, "map", face)).mask
+        r = c.card_set(replaced, (*sd_path, "map", face)).mask
+        if f.bit_count() != 1 or r.bit_count() != 1:
+            raise c.error((*sd_path, "map", face), "sheng_dai maps one face card to one card")
+        sheng_dai[f.bit_length() - 1] = r.bit_length() - 1
+    nb, _ = entry("next_banker")
     src = fl.get("source") or nb.get("source") or {"ref": "DIGEST", "quote": "§2"}
     return Procedure(
         first_lead_from=count_from,
         first_lead_offsets=offsets,
-        first_lead_rule=rule,
+        first_lead_rule=c.options.get("first_lead", "tou_jia"),
         num_overrides=nums,
         next_banker_rotate=nb.get("rotate", 1),
+        next_banker_rule=nb.get("rule", "rotate"),
+        sheng_dai=sheng_dai,
         source=_citation(src),
     )
+
+
+def _cards_of(mask: int) -> list[int]:
+    return [i for i in range(40) if mask >> i & 1]
 
 
 def card_num(ruleset: Ruleset, card: int) -> int:
     return ruleset.procedure.num_overrides.get(card, CARD_NUM[card])
 
 
-def _events(c: Compiler, spec: dict[str, Any]) -> tuple[dict[str, FineDef], DaiPeiDef | None]:
+def _events(c: Compiler, m: Merged) -> tuple[dict[str, FineDef], DaiPeiDef | None]:
     fines: dict[str, FineDef] = {}
-    for i, f in enumerate(spec.get("fines", [])):
-        path = ("events", "fines", i)
-        if f["id"] in fines:
-            raise c.error(path + ("id",), f"duplicate fine id {f['id']!r}")
+    for e in m.fines:
+        c.doc, f, path = e.doc, e.node, e.path
         fines[f["id"]] = FineDef(
-            id=f["id"], name=f["name"], amount=_fine_amount(c, f["zhu"], path + ("zhu",)),
+            id=f["id"], name=f["name"], amount=_fine_amount(c, f["zhu"], (*path, "zhu")),
             to=f["to"], ends_hand=f.get("ends_hand", False), source=_citation(f["source"]),
-            note=f.get("note"), zhu_text=_zhu_text(f["zhu"]),
+            note=f.get("note"), zhu_text=_zhu_text(f["zhu"]), gloss=f.get("gloss", ""),
         )
-    dp = spec.get("dai_pei")
-    dai_pei = None
-    if dp is not None:
-        offences = {}
-        for i, o in enumerate(dp["offences"]):
-            path = ("events", "dai_pei", "offences", i)
-            if o["id"] in offences or o["id"] in fines:
-                raise c.error(path + ("id",), f"duplicate event id {o['id']!r}")
-            req = o.get("requires", {})
-            card = (c.card_set(req["trick_won_with"], path + ("requires", "trick_won_with"))
-                    if "trick_won_with" in req else None)
-            offences[o["id"]] = OffenceDef(
-                id=o["id"], name=o["name"], gloss=o.get("gloss", ""), activated=o["activated"],
-                requires_card=card, requires_banker=req.get("winner_is_banker", False),
-                source=_citation(o["source"]),
-            )
-        dai_pei = DaiPeiDef(
-            zheng_ben=c.number(dp["amount"]["zheng_ben"], ("events", "dai_pei", "amount", "zheng_ben")),
-            not_zheng_ben=c.number(dp["amount"]["not_zheng_ben"],
-                                   ("events", "dai_pei", "amount", "not_zheng_ben")),
-            source=_citation(dp["source"]),
-            offences=offences,
+    if m.dai_pei is None:
+        return fines, None
+    c.doc, dp, base = m.dai_pei.doc, m.dai_pei.node, m.dai_pei.path
+    offences = {}
+    for i, o in enumerate(dp["offences"]):
+        path = (*base, "offences", i)
+        if o["id"] in offences or o["id"] in fines:
+            raise c.error((*path, "id"), f"duplicate event id {o['id']!r}")
+        req = o.get("requires", {})
+        card = (c.card_set(req["trick_won_with"], (*path, "requires", "trick_won_with"))
+                if "trick_won_with" in req else None)
+        offences[o["id"]] = OffenceDef(
+            id=o["id"], name=o["name"], gloss=o.get("gloss", ""), activated=o["activated"],
+            requires_card=card, requires_banker=req.get("winner_is_banker", False),
+            source=_citation(o["source"]),
         )
+    dai_pei = DaiPeiDef(
+        zheng_ben=c.number(dp["amount"]["zheng_ben"], (*base, "amount", "zheng_ben")),
+        not_zheng_ben=c.number(dp["amount"]["not_zheng_ben"], (*base, "amount", "not_zheng_ben")),
+        source=_citation(dp["source"]),
+        offences=offences,
+    )
     return fines, dai_pei
 
 

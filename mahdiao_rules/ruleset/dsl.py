@@ -24,6 +24,7 @@ from typing import Any
 
 from ..cards import (
     CARD_ALIASES,
+    CARD_SUIT,
     CATEGORIES,
     CATEGORY_ALIASES,
     N_CARDS,
@@ -43,8 +44,8 @@ Amount = Callable[["HandState", int], int]
 class HandState:
     """Everything a compiled rule may look at for one hand (mutable, one per replay)."""
 
-    __slots__ = ("banker", "fired", "held", "pool", "sets", "stock", "trick_winners",
-                 "tricks", "won")
+    __slots__ = ("banker", "chong", "chong_masks", "chong_points", "fired", "held", "pool",
+                 "sets", "stock", "trick_winners", "tricks", "won", "won_order", "won_tricks")
 
     def __init__(self, banker: int, held: list[int], stock: tuple[int, ...]) -> None:
         self.banker = banker
@@ -53,6 +54,15 @@ class HandState:
         self.won = [0, 0, 0, 0]
         self.tricks = [0, 0, 0, 0]
         self.trick_winners: tuple[int, ...] = ()
+        self.won_order: list[tuple[int, ...]] = [(), (), (), ()]
+        """Each seat's 上卓 cards in winning order."""
+        self.won_tricks: list[tuple[int, ...]] = [(), (), (), ()]
+        """Mask of all four cards of each trick a seat won, aligned with won_order."""
+        self.chong: list[tuple[int, ...]] = [(), (), (), ()]
+        """Stock cards each seat took in 開沖, in order."""
+        self.chong_masks = [0, 0, 0, 0]
+        self.chong_points = [0, 0, 0, 0]
+        """開沖 points per seat, in ticks."""
         self.sets: list[int] = []
         self.fired: list[set[str]] = [set(), set(), set(), set()]
         self.pool = 0
@@ -80,6 +90,7 @@ class Compiler:
 
     doc: Document
     options: dict[str, str]
+    zhu_per_diao: int = 1
     named_sets: dict[str, SetExpr] = field(default_factory=dict)
     dynamic_sets: list[Callable[[HandState], int]] = field(default_factory=list)
     known_fired: set[str] = field(default_factory=set)
@@ -168,6 +179,8 @@ class Compiler:
         node, path = self.resolve(node, path)
         if node is True:
             return _always
+        if node is False:
+            return _never
         if isinstance(node, list):
             return _all([self.condition(n, path + (i,)) for i, n in enumerate(node)])
         if not isinstance(node, dict) or not node:
@@ -195,38 +208,47 @@ class Compiler:
             raise self.error(path, f"{node} 注 is not a whole number of ½ 注")
         return int(value)
 
-    def amount(self, node: Any, path: Path, *, zhu_per_diao: int) -> Amount:
+    def amount(self, node: Any, path: Path) -> Amount:
+        """An amount in 注, compiled to ``f(state, seat) -> ticks``."""
+        return self.numeric(node, path, TICKS_PER_ZHU)
+
+    def numeric(self, node: Any, path: Path, scale: int) -> Amount:
+        """A numeric expression.  *scale* is TICKS_PER_ZHU for 注 amounts (a literal 3 means
+        3 注, a count of 2 cards means 2 注) and 1 for plain counts (``value:``, ``per:``)."""
         node, path = self.resolve(node, path)
         if isinstance(node, dict) and len(node) == 1:
             kind, arg = next(iter(node.items()))
-            fn = AMOUNT_KINDS.get(kind)
+            fn = NUMERIC_KINDS.get(kind)
             if fn is None:
-                raise self.error(path, f"unknown amount kind {kind!r} "
-                                       f"(known: a number, {', '.join(AMOUNT_KINDS)})")
-            return fn(self, arg, path + (kind,), zhu_per_diao)
-        t = self.number(node, path)
+                hint = closest_names(str(kind), NUMERIC_KINDS)
+                extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+                raise self.error(path + (kind,), f"unknown amount kind {kind!r}{extra} (known: a "
+                                                 f"number, {', '.join(NUMERIC_KINDS)})")
+            return fn(self, arg, path + (kind,), scale)
+        if isinstance(node, bool) or not isinstance(node, int | float):
+            raise self.error(path, f"expected a number or an amount such as {{count: …}}, got {node!r}")
+        value = Fraction(str(node)) * scale
+        if value.denominator != 1:
+            unit = "½ 注" if scale != 1 else "whole number"
+            raise self.error(path, f"{node} is not a whole number of {unit}")
+        t = int(value)
         return lambda st, p: t
 
     def counter(self, node: Any, path: Path) -> Callable[[HandState, int], int]:
-        """``per: {won: SET}`` / ``{held: SET}``: how many times an item counts."""
+        """``per:``: how many times an item counts — {won: SET}, {held: SET} or any count."""
         node, path = self.resolve(node, path)
-        if not isinstance(node, dict) or len(node) != 1:
-            raise self.error(path, "per: takes {won: SET} or {held: SET}")
-        (kind, arg), = node.items()
-        if kind not in ("won", "held"):
-            raise self.error(path + (kind,), f"per: counts 'won' or 'held' cards, not {kind!r}")
-        expr = self.card_set(arg, path + (kind,))
-        attr = kind
-        self.note_evidence(attr, expr)
-        if expr.constant:
-            m = expr.mask
-            if attr == "won":
-                return lambda st, p: (st.won[p] & m).bit_count()
-            return lambda st, p: (st.held[p] & m).bit_count()
-        f = expr.fn
-        if attr == "won":
-            return lambda st, p: (st.won[p] & f(st)).bit_count()  # type: ignore[misc]
-        return lambda st, p: (st.held[p] & f(st)).bit_count()  # type: ignore[misc]
+        if isinstance(node, dict) and len(node) == 1 and next(iter(node)) in ("won", "held"):
+            (kind, arg), = node.items()
+            return self.numeric({"count": {"in": arg, "of": kind}}, path, 1)
+        return self.numeric(node, path, 1)
+
+    def source(self, name: Any, path: Path) -> Callable[[HandState, int], int]:
+        """Which of a seat's cards an expression looks at (``of:``)."""
+        name, path = self.resolve(name, path)
+        fn = SOURCES.get(name) if isinstance(name, str) else None
+        if fn is None:
+            raise self.error(path, f"of: is one of {', '.join(SOURCES)}, not {name!r}")
+        return fn
 
 
 # ====================================================================== helpers
@@ -234,6 +256,10 @@ class Compiler:
 
 def _always(st: HandState, p: int) -> bool:
     return True
+
+
+def _never(st: HandState, p: int) -> bool:
+    return False
 
 
 def _all(parts: Sequence[Condition]) -> Condition:
@@ -419,18 +445,10 @@ def _bounds(c: Compiler, arg: Any, path: Path, allowed: set[str]) -> Callable[[i
 def _cond_count(c: Compiler, arg: Any, path: Path) -> Condition:
     arg, path = c.resolve(arg, path)
     if not isinstance(arg, dict) or "in" not in arg:
-        raise c.error(path, "count takes {in: SET, of: held|won, min/max/eq: N}")
-    of = arg.get("of", "held")
-    if of not in ("held", "won"):
-        raise c.error(path + ("of",), f"of: is 'held' or 'won', not {of!r}")
-    expr = c.card_set(arg["in"], path + ("in",))
-    c.note_evidence(of, expr)
+        raise c.error(path, "count takes {in: SET, of: held|won|…, min/max/eq: N}")
+    count = _num_count(c, {k: v for k, v in arg.items() if k in ("in", "of")}, path, 1)
     ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, path, set())
-    if expr.constant:
-        m = expr.mask
-        return lambda st, p: ok((getattr(st, of)[p] & m).bit_count())
-    f = expr.fn
-    return lambda st, p: ok((getattr(st, of)[p] & f(st)).bit_count())  # type: ignore[misc]
+    return lambda st, p: ok(count(st, p))
 
 
 def _cond_suit_count(c: Compiler, arg: Any, path: Path) -> Condition:
@@ -438,9 +456,7 @@ def _cond_suit_count(c: Compiler, arg: Any, path: Path) -> Condition:
     arg, path = c.resolve(arg, path)
     if not isinstance(arg, dict):
         raise c.error(path, "suit_count takes {of: held|won, suits: [...], min/max/eq: N}")
-    of = arg.get("of", "held")
-    if of not in ("held", "won"):
-        raise c.error(path + ("of",), f"of: is 'held' or 'won', not {of!r}")
+    src = c.source(arg.get("of", "held"), path + ("of",))
     suits = arg.get("suits", ["shi", "wan", "suo", "wen"])
     masks = []
     for i, s in enumerate(suits):
@@ -450,7 +466,7 @@ def _cond_suit_count(c: Compiler, arg: Any, path: Path) -> Condition:
         masks.append(expr.mask)
     ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, path, set())
     ms = tuple(masks)
-    return lambda st, p: any(ok((getattr(st, of)[p] & m).bit_count()) for m in ms)
+    return lambda st, p: any(ok((src(st, p) & m).bit_count()) for m in ms)
 
 
 def _cond_tricks(c: Compiler, arg: Any, path: Path) -> Condition:
@@ -527,10 +543,344 @@ CONDITION_KINDS: dict[str, Callable[[Compiler, Any, Path], Condition]] = {
 }
 
 
-# ====================================================================== amount kinds
+
+# ====================================================================== sources (of:)
 
 
-def _amount_diao(c: Compiler, arg: Any, path: Path, zhu_per_diao: int) -> Amount:
+def _others_won(st: HandState, p: int) -> int:
+    w = st.won
+    return (w[0] | w[1] | w[2] | w[3]) & ~w[p]
+
+
+SOURCES: dict[str, Callable[[HandState, int], int]] = {
+    "held": lambda st, p: st.held[p],
+    "won": lambda st, p: st.won[p],
+    "chong": lambda st, p: st.chong_masks[p],
+    "won_chong": lambda st, p: st.won[p] | st.chong_masks[p],
+    "others_won": _others_won,
+}
+"""held: dealt cards (after any 升代); won: 上卓 cards; chong: cards taken in 開沖;
+won_chong: both; others_won: the cards the other three seats won with."""
+
+
+# ====================================================================== won-order patterns
+
+# STRONGER[c] / WEAKER[c]: the cards of c's suit that beat c / that c beats.
+STRONGER = tuple(SUIT_MASKS[CARD_SUIT[c]] & ((1 << c) - 1) for c in range(N_CARDS))
+WEAKER = tuple(SUIT_MASKS[CARD_SUIT[c]] & ~((1 << (c + 1)) - 1) for c in range(N_CARDS))
+
+
+def longest_run(mask: int) -> int:
+    """Length of the longest run of consecutive cards of one suit in *mask*."""
+    best = 0
+    for suit in SUIT_MASKS:
+        m = mask & suit
+        n = 0
+        while m:
+            m &= m << 1
+            n += 1
+        best = max(best, n)
+    return best
+
+
+Matcher = tuple[SetExpr, SetExpr | None]
+
+
+def _matchers(c: Compiler, items: list[Any], path: Path) -> tuple[Matcher, ...]:
+    out = []
+    for i, elem in enumerate(items):
+        elem, epath = c.resolve(elem, path + (i,))
+        if isinstance(elem, dict) and "card" in elem:
+            unknown = set(elem) - {"card", "trick_has"}
+            if unknown:
+                raise c.error(epath, f"a sequence element takes card: and trick_has:, not "
+                                     f"{sorted(unknown)[0]!r}")
+            card = c.card_set(elem["card"], epath + ("card",))
+            has = c.card_set(elem["trick_has"], epath + ("trick_has",)) if "trick_has" in elem else None
+            out.append((card, has))
+        else:
+            out.append((c.card_set(elem, epath), None))
+        c.note_evidence("won", out[-1][0])
+    return tuple(out)
+
+
+def _count_sequences(st: HandState, p: int, elems: tuple[Matcher, ...], between: int,
+                     at_start: bool, not_at_start: bool) -> int:
+    """How many positions in the won order start *elems* (cards of *between* may sit in the gaps)."""
+    order = st.won_order[p]
+    tricks = st.won_tricks[p]
+    n = len(order)
+    count = 0
+    starts = range(1) if at_start else range(1 if not_at_start else 0, n)
+    for start in starts:
+        j = start
+        ok = True
+        for k, (card, has) in enumerate(elems):
+            while True:
+                if j >= n:
+                    ok = False
+                    break
+                bit = 1 << order[j]
+                if bit & card.value(st) and (has is None or tricks[j] & ~bit & has.value(st)):
+                    break
+                if k == 0 or not bit & between:
+                    ok = False
+                    break
+                j += 1
+            if not ok:
+                break
+            j += 1
+        count += ok
+    return count
+
+
+def _sequence_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState, int], int]:
+    arg, path = c.resolve(arg, path)
+    if isinstance(arg, list):
+        arg = {"cards": arg}
+    if not isinstance(arg, dict) or "cards" not in arg:
+        raise c.error(path, "a sequence is {cards: [SET, …], between: SET, at_start: true, "
+                            "not_at_start: true, any_order: true}")
+    unknown = set(arg) - {"cards", "between", "at_start", "not_at_start", "any_order"}
+    if unknown:
+        raise c.error(path + (sorted(unknown)[0],), f"unknown key {sorted(unknown)[0]!r}")
+    elems = _matchers(c, _list(c, arg["cards"], path + ("cards",), "cards"), path + ("cards",))
+    between_expr = c.card_set(arg["between"], path + ("between",)) if "between" in arg else None
+    if between_expr is not None and not between_expr.constant:
+        raise c.error(path + ("between",), "between: must not depend on the stock")
+    between = between_expr.mask if between_expr else 0
+    at_start = bool(arg.get("at_start", False))
+    not_at_start = bool(arg.get("not_at_start", False))
+    orders = [elems]
+    if arg.get("any_order") and len(elems) > 1:
+        orders.append(tuple(reversed(elems)))
+
+    def count(st: HandState, p: int) -> int:
+        return sum(_count_sequences(st, p, e, between, at_start, not_at_start) for e in orders)
+    return count
+
+
+def _cond_won_sequence(c: Compiler, arg: Any, path: Path) -> Condition:
+    count = _sequence_counter(c, arg, path)
+    return lambda st, p: count(st, p) > 0
+
+
+def _cond_first_won(c: Compiler, arg: Any, path: Path) -> Condition:
+    expr = c.card_set(arg, path)
+    c.note_evidence("won", expr)
+    return lambda st, p: bool(st.won_order[p]) and bool((1 << st.won_order[p][0]) & expr.value(st))
+
+
+def _cond_last_won(c: Compiler, arg: Any, path: Path) -> Condition:
+    expr = c.card_set(arg, path)
+    c.note_evidence("won", expr)
+    return lambda st, p: bool(st.won_order[p]) and bool((1 << st.won_order[p][-1]) & expr.value(st))
+
+
+def _suits_having_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState, int], int]:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict) or "all_of" not in arg:
+        raise c.error(path, "suits_having takes {all_of: [SET, …], of: won|held|…}")
+    sets = [c.card_set(s, path + ("all_of", i))
+            for i, s in enumerate(_list(c, arg["all_of"], path + ("all_of",), "all_of"))]
+    src = c.source(arg.get("of", "won"), path + ("of",))
+    attr = arg.get("of", "won")
+    for s in sets:
+        c.note_evidence(attr if attr in ("won", "held") else "won", s)
+
+    def count(st: HandState, p: int) -> int:
+        mine = src(st, p)
+        return sum(all(mine & suit & s.value(st) for s in sets) for suit in SUIT_MASKS)
+    return count
+
+
+def _cond_suits_having(c: Compiler, arg: Any, path: Path) -> Condition:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict):
+        raise c.error(path, "suits_having takes {all_of: [SET, …], of: …, min/max/eq: N}")
+    count = _suits_having_counter(c, {k: v for k, v in arg.items() if k in ("all_of", "of")}, path)
+    ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")} or {"min": 1},
+                 path, set())
+    return lambda st, p: ok(count(st, p))
+
+
+def _cond_four_suits(c: Compiler, arg: Any, path: Path) -> Condition:
+    """One card from each suit whose kinds make up *counts* (the app's 4-card 正色樣)."""
+    from itertools import permutations
+
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict) or "counts" not in arg:
+        raise c.error(path, "four_suits takes {counts: {SET: N, …}, of: won|…}")
+    counts = arg["counts"]
+    if not isinstance(counts, dict) or sum(counts.values()) != 4:
+        raise c.error(path + ("counts",), "counts must name sets whose numbers add up to 4")
+    sets = [c.card_set(name, path + ("counts", name)) for name in counts]
+    for s in sets:
+        if not s.constant:
+            raise c.error(path + ("counts",), "four_suits sets must not depend on the stock")
+        c.note_evidence("won", s)
+    bag = [i for i, n in enumerate(counts.values()) for _ in range(n)]
+    # Every way to give each suit one kind, with the multiset of kinds as required.
+    assignments = tuple(sorted(set(permutations(bag))))
+    masks = tuple(s.mask for s in sets)
+    src = c.source(arg.get("of", "won"), path + ("of",))
+
+    def holds(st: HandState, p: int) -> bool:
+        mine = src(st, p)
+        avail = [[bool(mine & suit & m) for m in masks] for suit in SUIT_MASKS]
+        return any(all(avail[s][k] for s, k in enumerate(a)) for a in assignments)
+    return holds
+
+
+def _cond_split(c: Compiler, arg: Any, path: Path) -> Condition:
+    arg, path = c.resolve(arg, path)
+    if (not isinstance(arg, list) or len(arg) != 4 or sum(arg) != 8
+            or any(isinstance(n, bool) or not isinstance(n, int) for n in arg)):
+        raise c.error(path, "split: lists the four trick counts, largest first, adding up to 8")
+    want = sorted(arg, reverse=True)
+    return lambda st, p: sorted(st.tricks, reverse=True) == want
+
+
+def _cond_value(c: Compiler, arg: Any, path: Path) -> Condition:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict) or "of" not in arg:
+        raise c.error(path, "value takes {of: EXPRESSION, min/max/eq: N}")
+    fn = c.numeric(arg["of"], path + ("of",), 1)
+    ok = _bounds(c, {k: v for k, v in arg.items() if k != "of"}, path, set())
+    return lambda st, p: ok(fn(st, p))
+
+
+CONDITION_KINDS.update({
+    "first_won": _cond_first_won,
+    "last_won": _cond_last_won,
+    "won_sequence": _cond_won_sequence,
+    "suits_having": _cond_suits_having,
+    "four_suits": _cond_four_suits,
+    "split": _cond_split,
+    "value": _cond_value,
+})
+
+
+# ====================================================================== numeric kinds
+
+
+def _num_count(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict) or "in" not in arg:
+        raise c.error(path, "count takes {in: SET, of: held|won|chong|won_chong|others_won}")
+    of = arg.get("of", "held")
+    src = c.source(of, path + ("of",))
+    expr = c.card_set(arg["in"], path + ("in",))
+    c.note_evidence(of if of in ("won", "held") else "won", expr)
+    if expr.constant:
+        m = expr.mask
+        if of == "won":
+            return lambda st, p: (st.won[p] & m).bit_count() * scale
+        if of == "held":
+            return lambda st, p: (st.held[p] & m).bit_count() * scale
+        return lambda st, p: (src(st, p) & m).bit_count() * scale
+    f = expr.fn
+    return lambda st, p: (src(st, p) & f(st)).bit_count() * scale  # type: ignore[misc]
+
+
+def _num_run(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict):
+        raise c.error(path, "run takes {in: SET, of: held|won|…}: the longest run of consecutive cards")
+    src = c.source(arg.get("of", "held"), path + ("of",))
+    expr = c.card_set(arg.get("in", ["十", "萬門", "索", "文"]), path + ("in",))
+    m = expr.mask if expr.constant else None
+    if m is None:
+        raise c.error(path + ("in",), "run: in: must not depend on the stock")
+    return lambda st, p: longest_run(src(st, p) & m) * scale
+
+
+def _num_top_cards(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    """Cards of the seat's hand that no other hand can beat (八大)."""
+    src = c.source(arg, path)
+
+    def count(st: HandState, p: int) -> int:
+        others = 0
+        for q in range(4):
+            if q != p:
+                others |= st.held[q]
+        return sum(1 for card in _bits(src(st, p)) if not STRONGER[card] & others) * scale
+    return count
+
+
+def _num_bottom_cards(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    """Cards of the seat's hand that beat no card of another hand (八小)."""
+    src = c.source(arg, path)
+
+    def count(st: HandState, p: int) -> int:
+        others = 0
+        for q in range(4):
+            if q != p:
+                others |= st.held[q]
+        return sum(1 for card in _bits(src(st, p)) if not WEAKER[card] & others) * scale
+    return count
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _num_sequences(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    count = _sequence_counter(c, arg, path)
+    return lambda st, p: count(st, p) * scale
+
+
+def _num_suits_having(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    count = _suits_having_counter(c, arg, path)
+    return lambda st, p: count(st, p) * scale
+
+
+def _num_tricks(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    arg, path = c.resolve(arg, path)
+    if arg != "self":
+        raise c.error(path, "tricks: self — the number of tricks the seat won")
+    return lambda st, p: st.tricks[p] * scale
+
+
+def _num_sum(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    parts = tuple(c.numeric(n, path + (i,), scale)
+                  for i, n in enumerate(_list(c, arg, path, "sum")))
+    return lambda st, p: sum(f(st, p) for f in parts)
+
+
+def _num_times(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    items = _list(c, arg, path, "times")
+    if len(items) != 2:
+        raise c.error(path, "times takes [AMOUNT, COUNT]: the amount, then how many times")
+    a = c.numeric(items[0], path + (0,), scale)
+    b = c.numeric(items[1], path + (1,), 1)
+    return lambda st, p: a(st, p) * b(st, p)
+
+
+def _num_if(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, dict) or "when" not in arg or "then" not in arg:
+        raise c.error(path, "if takes {when: CONDITION, then: AMOUNT, else: AMOUNT}")
+    cond = c.condition(arg["when"], path + ("when",))
+    then = c.numeric(arg["then"], path + ("then",), scale)
+    other = c.numeric(arg.get("else", 0), path + ("else",), scale)
+    return lambda st, p: then(st, p) if cond(st, p) else other(st, p)
+
+
+def _num_extreme(pick: Callable[..., int]) -> Callable[[Compiler, Any, Path, int], Amount]:
+    def compile_(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+        parts = tuple(c.numeric(n, path + (i,), scale)
+                      for i, n in enumerate(_list(c, arg, path, "max/min")))
+        return lambda st, p: pick(f(st, p) for f in parts)
+    return compile_
+
+
+def _num_diao(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
     """The 吊 rule: <lose_below tricks → −1 吊, >win_above → +1, with shared wins.
 
     ``shared`` lists partitions where the winners split what the losers pay
@@ -547,30 +897,57 @@ def _amount_diao(c: Compiler, arg: Any, path: Path, zhu_per_diao: int) -> Amount
         if not isinstance(row, dict) or {"losers", "winners", "each"} - set(row):
             raise c.error(where, "a shared row is {losers: N, winners: N, each: 吊}")
         shared[(row["losers"], row["winners"])] = c.number(row["each"], where + ("each",))
-    unit = zhu_per_diao
+    if scale != TICKS_PER_ZHU:
+        raise c.error(path, "diao is an amount in 注, not a count")
+    unit = c.zhu_per_diao
+    full = TICKS_PER_ZHU * unit
 
     def diao(st: HandState, p: int) -> int:
         t = st.tricks
         n = t[p]
         if n < lose_below:
-            return -TICKS_PER_ZHU * unit
+            return -full
         if n <= win_above:
             return 0
         losers = (t[0] < lose_below) + (t[1] < lose_below) + (t[2] < lose_below) + (t[3] < lose_below)
         winners = (t[0] > win_above) + (t[1] > win_above) + (t[2] > win_above) + (t[3] > win_above)
         each = shared.get((losers, winners))
-        return TICKS_PER_ZHU * unit if each is None else each * unit
+        return full if each is None else each * unit
     return diao
 
 
-def _amount_pool(c: Compiler, arg: Any, path: Path, zhu_per_diao: int) -> Amount:
+def _num_pool(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
     arg, path = c.resolve(arg, path)
     if arg != "guan_dui":
         raise c.error(path, "pool: names the pool to take; only guan_dui exists")
+    if scale != TICKS_PER_ZHU:
+        raise c.error(path, "pool is an amount in 注, not a count")
     return lambda st, p: st.pool
 
 
-AMOUNT_KINDS: dict[str, Callable[[Compiler, Any, Path, int], Amount]] = {
-    "diao": _amount_diao,
-    "pool": _amount_pool,
+def _num_chong_points(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+    arg, path = c.resolve(arg, path)
+    if arg != "self":
+        raise c.error(path, "chong_points: self — the seat's 開沖 points")
+    if scale != TICKS_PER_ZHU:
+        raise c.error(path, "chong_points is an amount in 注, not a count")
+    return lambda st, p: st.chong_points[p]
+
+
+NUMERIC_KINDS: dict[str, Callable[[Compiler, Any, Path, int], Amount]] = {
+    "count": _num_count,
+    "run": _num_run,
+    "top_cards": _num_top_cards,
+    "bottom_cards": _num_bottom_cards,
+    "sequences": _num_sequences,
+    "suits_having": _num_suits_having,
+    "tricks": _num_tricks,
+    "sum": _num_sum,
+    "times": _num_times,
+    "if": _num_if,
+    "max": _num_extreme(max),
+    "min": _num_extreme(min),
+    "diao": _num_diao,
+    "pool": _num_pool,
+    "chong_points": _num_chong_points,
 }

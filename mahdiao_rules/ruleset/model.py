@@ -83,6 +83,8 @@ class Step:
 
     items: tuple[ItemDef, ...]
     group: str | None = None
+    all_when: Condition | None = None
+    """For a seat where this holds, every member of the group counts (not only the best)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,7 @@ class FineDef:
     source: Citation
     note: str | None = None
     zhu_text: str = ""
+    gloss: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,8 @@ class Procedure:
     first_lead_rule: str  # option value: tou_jia (count) or zhuang
     num_overrides: dict[int, int]
     next_banker_rotate: int
+    next_banker_rule: str  # rotate | top_earner
+    sheng_dai: dict[int, int]  # 升代: face card → the card that becomes it
     source: Citation
 
 
@@ -149,6 +154,7 @@ class Ruleset:
     he_exempt: Condition | None
     fines: dict[str, FineDef]
     dai_pei: DaiPeiDef | None
+    extends: tuple[str, ...] = ()
 
     @property
     def item_count(self) -> int:

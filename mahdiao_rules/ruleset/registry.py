@@ -46,13 +46,17 @@ def find_ruleset(spec: str, overrides: Mapping[str, str] | None = None) -> Rules
 
 def resolve_rulesets(specs: Iterable[str], settings: Mapping[str, Mapping[str, str]] | None = None
                      ) -> list[Ruleset]:
-    """Rulesets for CLI arguments; ``all`` means every bundled ruleset."""
+    """Rulesets for CLI arguments (``all`` = every bundled one), each with its ``--set`` options.
+
+    Settings are keyed by ruleset *id*, also when the ruleset is given by path.
+    """
+    settings = settings or {}
     out: list[Ruleset] = []
-    names: list[str] = []
     for spec in specs:
-        names.extend(bundled_ids() if spec == "all" else [spec])
-    for name in names:
-        rs = find_ruleset(name, (settings or {}).get(name))
-        if all(r.id != rs.id for r in out):
-            out.append(rs)
+        for name in bundled_ids() if spec == "all" else [spec]:
+            rs = find_ruleset(name)
+            if rs.id in settings:
+                rs = find_ruleset(name, settings[rs.id])
+            if all(r.id != rs.id for r in out):
+                out.append(rs)
     return out

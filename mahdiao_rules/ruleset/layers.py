@@ -1,0 +1,190 @@
+"""Resolve ``extends:`` and ``include:`` into one merged ruleset, keeping every node's origin.
+
+A ruleset may extend another (by bundled id or by path) and override, add or
+remove items and option defaults; it may also include fragment files (long
+catalogues such as the app's 色樣).  Merging happens on the parsed data, but
+each entry remembers its file and key path, so a compile error in a base or a
+fragment still points at the right ``file:line``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..cards import closest_names
+from ..errors import InputError
+from ..resources import data_dir
+from ..schemacheck import check
+from ..yamlsafe import Document, format_path, load_file
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One node of the merged ruleset and where it was written."""
+
+    doc: Document
+    path: KeyPath
+    node: Any
+
+    def where(self) -> str:
+        line = self.doc.line_of(self.path)
+        return f"{self.doc.file}:{line}" if line else self.doc.file
+
+
+@dataclass
+class Merged:
+    top: Document
+    docs: list[Document] = field(default_factory=list)
+    info: dict[str, Entry] = field(default_factory=dict)
+    sources: dict[str, Entry] = field(default_factory=dict)
+    options: dict[str, Entry] = field(default_factory=dict)
+    option_defaults: dict[str, Entry] = field(default_factory=dict)
+    procedure: dict[str, Entry] = field(default_factory=dict)
+    sets: dict[str, Entry] = field(default_factory=dict)
+    channels: dict[str, Entry] = field(default_factory=dict)
+    groups: dict[str, Entry] = field(default_factory=dict)
+    items: list[Entry] = field(default_factory=list)
+    fines: list[Entry] = field(default_factory=list)
+    dai_pei: Entry | None = None
+    extends: list[str] = field(default_factory=list)
+
+    def content_hash(self) -> str:
+        text = json.dumps([d.data for d in self.docs], ensure_ascii=False, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _err(doc: Document, path: KeyPath, message: str) -> InputError:
+    return InputError(message, file=doc.file, line=doc.line_of(path), place=format_path(path))
+
+
+def resolve_extends(spec: str, doc: Document) -> tuple[Path, str]:
+    """A base ruleset named by bundled id or by a path relative to the extending file."""
+    if spec.endswith((".yaml", ".yml", ".json")) or "/" in spec:
+        base = Path(doc.file).parent / spec
+        return base, str(base)
+    bundled = data_dir("rulesets") / f"{spec}.yaml"
+    if not bundled.is_file():
+        ids = sorted(p.stem for p in data_dir("rulesets").glob("*.yaml"))
+        hint = closest_names(spec, ids)
+        extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+        raise _err(doc, ("extends",), f"extends unknown ruleset {spec!r}{extra}")
+    return bundled, f"rulesets/{spec}.yaml"
+
+
+def merge(doc: Document, *, chain: tuple[str, ...] = (), real_path: str | None = None) -> Merged:
+    """Merge *doc* over its base (if it extends one) and its included fragments."""
+    if doc.data is None:
+        raise InputError("the file is empty; a ruleset needs at least id and name", file=doc.file)
+    check(doc, "ruleset")
+    here = str(Path(real_path or doc.file).resolve())
+    chain = (*chain, here)
+    data = doc.data
+    if "extends" in data:
+        base_path, shown = resolve_extends(data["extends"], doc)
+        resolved = str(base_path.resolve())
+        if resolved in chain:
+            cycle = " → ".join(Path(p).name for p in (*chain, resolved))
+            raise _err(doc, ("extends",), f"extends makes a cycle: {cycle}")
+        if not base_path.is_file():
+            raise _err(doc, ("extends",), f"extends {data['extends']!r}: no such file {shown}")
+        base_doc = load_file(base_path, display_name=shown)
+        merged = merge(base_doc, chain=chain, real_path=str(base_path))
+        merged.extends.append(merged.info["id"].node)
+        merged.top = doc
+    else:
+        merged = Merged(top=doc)
+    _apply(merged, doc)
+    for i, name in enumerate(data.get("include", [])):
+        frag_path = Path(real_path or doc.file).parent / name
+        shown = str(Path(doc.file).parent / name)
+        if not frag_path.is_file():
+            raise _err(doc, ("include", i), f"include {name!r}: no such file {shown}")
+        frag = load_file(frag_path, display_name=shown)
+        if frag.data is None:
+            raise InputError("the fragment file is empty", file=shown)
+        check(frag, "ruleset-fragment")
+        _apply(merged, frag)
+    _remove(merged, doc)
+    return merged
+
+
+def _apply(m: Merged, doc: Document) -> None:
+    m.docs.append(doc)
+    data = doc.data
+    for key in ("id", "name", "name_en", "description", "units"):
+        if key in data:
+            m.info[key] = Entry(doc, (key,), data[key])
+    for key, node in data.get("sources", {}).items():
+        m.sources[key] = Entry(doc, ("sources", key), node)
+    for name, node in data.get("options", {}).items():
+        path = ("options", name)
+        full = "choices" in node
+        if name in m.options and full and not node.get("override"):
+            raise _err(doc, path, f"option {name!r} is already defined at "
+                                  f"{m.options[name].where()}; write override: true to replace it, "
+                                  "or give only default: to change its default")
+        if full:
+            m.options[name] = Entry(doc, path, node)
+            m.option_defaults.pop(name, None)
+        elif name not in m.options:
+            raise _err(doc, path, f"option {name!r} is not defined by the base ruleset; a new "
+                                  "option needs default, choices and source")
+        else:
+            m.option_defaults[name] = Entry(doc, path, node)
+    for key, node in data.get("procedure", {}).items():
+        m.procedure[key] = Entry(doc, ("procedure", key), node)
+    for name, node in data.get("sets", {}).items():
+        m.sets[name] = Entry(doc, ("sets", name), node)
+    for name, node in data.get("channels", {}).items():
+        m.channels[name] = Entry(doc, ("channels", name), node)
+    for name, node in data.get("groups", {}).items():
+        m.groups[name] = Entry(doc, ("groups", name), node)
+    _apply_list(m.items, doc, ("items",), data.get("items", []), "item")
+    events = data.get("events", {})
+    _apply_list(m.fines, doc, ("events", "fines"), events.get("fines", []), "fine")
+    if "dai_pei" in events:
+        m.dai_pei = Entry(doc, ("events", "dai_pei"), events["dai_pei"])
+
+
+def _apply_list(entries: list[Entry], doc: Document, base: KeyPath, nodes: list[Any],
+                what: str) -> None:
+    index = {e.node["id"]: i for i, e in enumerate(entries)}
+    for i, node in enumerate(nodes):
+        path = (*base, i)
+        if node["id"] in index:
+            old = entries[index[node["id"]]]
+            if not node.get("override"):
+                raise _err(doc, (*path, "id"), f"{what} {node['id']!r} is already defined at "
+                                               f"{old.where()}; write override: true to replace it")
+            entries[index[node["id"]]] = Entry(doc, path, node)  # keeps the base's place
+        else:
+            if node.get("override"):
+                raise _err(doc, (*path, "override"), f"{what} {node['id']!r} overrides nothing: "
+                                                     "no earlier definition")
+            index[node["id"]] = len(entries)
+            entries.append(Entry(doc, path, node))
+
+
+def _remove(m: Merged, doc: Document) -> None:
+    for i, name in enumerate(doc.data.get("remove", [])):
+        for entries in (m.items, m.fines):
+            hit = [k for k, e in enumerate(entries) if e.node["id"] == name]
+            if hit:
+                del entries[hit[0]]
+                break
+        else:
+            if m.dai_pei is not None and any(o["id"] == name for o in m.dai_pei.node["offences"]):
+                node = dict(m.dai_pei.node)
+                node["offences"] = [o for o in node["offences"] if o["id"] != name]
+                m.dai_pei = Entry(m.dai_pei.doc, m.dai_pei.path, node)
+                continue
+            known = [e.node["id"] for e in m.items + m.fines]
+            hint = closest_names(name, known)
+            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+            raise _err(doc, ("remove", i), f"remove: there is no item {name!r} to remove{extra}")

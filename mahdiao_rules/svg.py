@@ -1,0 +1,135 @@
+"""Grouped bar charts as SVG text, with the standard library only.
+
+A chart spec is plain data (built by the report models):
+``{"categories": [...], "series": [...], "values": [[v per series] per category], "unit": "注"}``;
+a value of ``None`` means "absent" and draws a dash instead of a bar.  The same
+function gives the inline ``<svg>`` of the HTML report (no namespace URL, HTML5
+does not need one) and a standalone ``.svg`` file (``standalone=True``).
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+# Okabe–Ito: distinguishable with the common colour-vision deficiencies.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
+FONT = "'Noto Serif CJK TC','Source Han Serif TC','Songti TC','PMingLiU',serif"
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def _width(text: str, size: float) -> float:
+    """Rough rendered width: a hanzi is one em, other characters about 0.6 em."""
+    return sum(size if unicodedata.east_asian_width(ch) in "WF" else size * 0.6 for ch in text)
+
+
+def _nice_step(span: float, ticks: int = 5) -> float:
+    raw = span / ticks if span > 0 else 1
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False,
+              bar: int = 18, height: int = 220) -> str:
+    """The SVG text of a grouped bar chart (categories along x, one bar per series)."""
+    cats: Sequence[str] = [str(c) for c in spec["categories"]]
+    series: Sequence[str] = [str(s) for s in spec["series"]]
+    values: Sequence[Sequence[float | None]] = spec["values"]
+    nums = [float(v) for row in values for v in row if v is not None]
+    lo, hi = min([0.0, *nums]), max([0.0, *nums])
+    step = _nice_step(hi - lo)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    if hi == lo:
+        hi = lo + step
+
+    size = 12
+    label_w = max((_width(c, size) for c in cats), default=0)
+    # Many long labels (a rule diff's concepts) are slanted; a few (seats) stay level.
+    rotate = len(cats) > 8 and label_w + 8 > bar * len(series) + 16
+    left, right, top = 44, 12, 30 if title else 12
+    bottom = (label_w * 0.75 + 22) if rotate else 26
+    legend_h = 22 if len(series) > 1 else 0
+    group_w = max(bar * len(series) + 16, 0 if rotate else label_w + 12)
+    width = int(left + right + group_w * max(1, len(cats)))
+    legend_w = sum(_width(s, size) + 34 for s in series)
+    width = max(width, int(left + legend_w + right), 240)
+    total_h = int(top + height + bottom + legend_h)
+
+    def y(v: float) -> float:
+        return top + height * (hi - v) / (hi - lo)
+
+    out: list[str] = []
+    ns = f' xmlns="{SVG_NS}"' if standalone else ""
+    out.append(f'<svg{ns} class="chart" role="img" width="{width}" height="{total_h}" '
+               f'viewBox="0 0 {width} {total_h}" font-family="{FONT}" font-size="{size}">')
+    out.append(f"<title>{escape(title or 'chart')}</title>")
+    if title:
+        out.append(f'<text x="{left}" y="18" font-weight="bold">{escape(title)}</text>')
+    # Grid and axis labels.
+    v = lo
+    while v <= hi + step / 2:
+        yy = y(v)
+        stroke = "#333" if abs(v) < 1e-9 else "#ddd"
+        out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{width - right}" y2="{yy:.1f}" '
+                   f'stroke="{stroke}" stroke-width="1"/>')
+        out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#555">'
+                   f'{_num(v)}</text>')
+        v += step
+    if spec.get("unit"):
+        out.append(f'<text x="{left - 6}" y="{top - 8}" text-anchor="end" fill="#555">'
+                   f'{escape(str(spec["unit"]))}</text>')
+    # Bars.
+    for i, cat in enumerate(cats):
+        gx = left + i * group_w + (group_w - bar * len(series)) / 2
+        for j, name in enumerate(series):
+            val = values[i][j] if j < len(values[i]) else None
+            x = gx + j * bar
+            tip = f"{cat} · {name}: {'—' if val is None else _num(float(val))}"
+            if val is None:
+                out.append(f'<text x="{x + bar / 2:.1f}" y="{y(0) - 3:.1f}" text-anchor="middle" '
+                           f'fill="#999">—<title>{escape(tip)}</title></text>')
+                continue
+            y0, y1 = sorted((y(0), y(float(val))))
+            out.append(f'<rect x="{x + 1:.1f}" y="{y0:.1f}" width="{bar - 2}" '
+                       f'height="{max(y1 - y0, 0.5):.1f}" fill="{PALETTE[j % len(PALETTE)]}">'
+                       f'<title>{escape(tip)}</title></rect>')
+            ty = y0 - 3 if float(val) >= 0 else y1 + 11
+            out.append(f'<text x="{x + bar / 2:.1f}" y="{ty:.1f}" text-anchor="middle" '
+                       f'font-size="10" fill="#333">{_num(float(val))}</text>')
+        cx = left + i * group_w + group_w / 2
+        base = top + height + 16
+        if rotate:
+            out.append(f'<text x="{cx:.1f}" y="{base:.1f}" text-anchor="end" '
+                       f'transform="rotate(-45 {cx:.1f} {base:.1f})">{escape(cat)}</text>')
+        else:
+            out.append(f'<text x="{cx:.1f}" y="{base:.1f}" text-anchor="middle">{escape(cat)}</text>')
+    # Legend.
+    if legend_h:
+        lx, ly = left, top + height + bottom + 6
+        for j, name in enumerate(series):
+            out.append(f'<rect x="{lx:.1f}" y="{ly:.1f}" width="12" height="12" '
+                       f'fill="{PALETTE[j % len(PALETTE)]}"/>')
+            out.append(f'<text x="{lx + 16:.1f}" y="{ly + 10:.1f}">{escape(name)}</text>')
+            lx += _width(name, size) + 34
+    out.append("</svg>")
+    svg = "\n".join(out) + "\n"
+    if standalone:
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + svg
+    return svg
+
+
+def file_name(name: str) -> str:
+    """A safe file stem for a chart (deal ids may hold any character)."""
+    keep = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name).strip("._")
+    return keep or "chart"
+
