@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import CARD_HANZI, Card, cards_of
 from .deal import SEATS, Deal, Event, Seat
@@ -55,6 +56,8 @@ class Settlement:
     notes: tuple[str, ...]
     next_banker: Seat | None
     next_banker_reason: str
+    chong: tuple[Any, ...] = ()
+    """開沖 takes in order (mahdiao_rules.chong.ChongTake), when the ruleset has 開沖."""
 
     @property
     def nets(self) -> list[int]:
@@ -207,6 +210,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     ended |= _fines(ruleset, deal, st, books, notes)
 
     result: PlayResult | None = None
+    chong: tuple[Any, ...] = ()
     if not ended:
         if deal.play is not None:
             result = replay_recorded(deal)
@@ -225,6 +229,8 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
         st.trick_winners = tuple(int(t.winner) for t in result.tricks)
         st.won_order = [tuple(w) for w in result.won]
         st.won_tricks = _won_trick_masks(result)
+        if ruleset.procedure.kai_chong is not None:
+            chong = tuple(ruleset.procedure.kai_chong.run(st, result))
         firings += _run_phase(ruleset, "play", st, books)
         _dai_pei(ruleset, deal, st, books, result, notes)
     else:
@@ -238,6 +244,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
         ruleset=ruleset, deal=original, status=MIAN_DOU if ended else PLAYED,
         firings=tuple(firings), ledger=tuple(books.lines), play=result, first_leader=leader,
         pool_start=pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
+        chong=chong,
     )
 
 

@@ -296,6 +296,12 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
         if f.bit_count() != 1 or r.bit_count() != 1:
             raise c.error((*sd_path, "map", face), "sheng_dai maps one face card to one card")
         sheng_dai[f.bit_length() - 1] = r.bit_length() - 1
+    kc_spec, kc_path = entry("kai_chong")
+    kai_chong = None
+    if kc_spec:
+        from ..chong import compile_kai_chong  # the 開沖 procedure has a module of its own
+
+        kai_chong = compile_kai_chong(c, kc_spec, kc_path)
     nb, _ = entry("next_banker")
     src = fl.get("source") or nb.get("source") or {"ref": "DIGEST", "quote": "§2"}
     return Procedure(
@@ -307,6 +313,7 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
         next_banker_rule=nb.get("rule", "rotate"),
         sheng_dai=sheng_dai,
         source=_citation(src),
+        kai_chong=kai_chong,
     )
 
 

@@ -129,6 +129,8 @@ class Procedure:
     next_banker_rule: str  # rotate | top_earner
     sheng_dai: dict[int, int]  # 升代: face card → the card that becomes it
     source: Citation
+    kai_chong: Any = None
+    """Compiled 開沖 (mahdiao_rules.chong), or None when the ruleset has no 開沖."""
 
 
 @dataclass
