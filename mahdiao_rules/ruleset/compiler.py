@@ -15,7 +15,7 @@ from ..deal import SEAT_ALIASES
 from ..errors import InputError
 from ..yamlsafe import Document, load_file
 from .dsl import Compiler, HandState, SetExpr, _combine
-from .layers import KeyPath, Merged, merge
+from .layers import Entry, KeyPath, Merged, merge, remove_ids
 from .model import (
     PHASES,
     Citation,
@@ -64,6 +64,9 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         values[name] = value
 
     units = m.info["units"]
+    for e in m.option_removes:
+        chosen = _choose(e, values)
+        remove_ids(m, e.doc, chosen[1], chosen[0])
     c = Compiler(doc=units.doc, options=values, zhu_per_diao=units.node["zhu_per_diao"])
     sources = {k: e.node for k, e in m.sources.items()}
     for doc in m.docs:
@@ -83,6 +86,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
 
     groups = {k: e.node for k, e in m.groups.items()}
     items, phases = _items(c, m, groups)
+    _item_tags(m, items)
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
 
@@ -108,6 +112,35 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         dai_pei=dai_pei,
         extends=tuple(m.extends),
     )
+
+
+def _choose(e: Entry, values: Mapping[str, str]) -> tuple[Any, KeyPath]:
+    """Resolve an option switch written at *e* with the final option values."""
+    node, path = e.node, e.path
+    while isinstance(node, dict) and "option" in node:
+        name = node["option"]
+        if name not in values:
+            raise InputError(f"unknown option {name!r}", file=e.doc.file,
+                             line=e.doc.line_of((*path, "option")), place=_fmt((*path, "option")))
+        if values[name] not in node["cases"]:
+            raise InputError(f"option {name!r} has value {values[name]!r} but no case for it",
+                             file=e.doc.file, line=e.doc.line_of(path), place=_fmt(path))
+        node, path = node["cases"][values[name]], (*path, "cases", values[name])
+    return node, path
+
+
+def _item_tags(m: Merged, items: dict[str, ItemDef]) -> None:
+    """``item_tags: {tag: {item_id: value}}`` attaches scholarly tags to items by id."""
+    for e in m.item_tags:
+        for tag, by_item in e.node.items():
+            for item_id, value in by_item.items():
+                if item_id not in items:
+                    path = (*e.path, tag, item_id)
+                    hint = closest_names(item_id, items)
+                    extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+                    raise InputError(f"item_tags: no item {item_id!r}{extra}", file=e.doc.file,
+                                     line=e.doc.line_of(path), place=_fmt(path))
+                items[item_id].tags[tag] = value
 
 
 def _citation(node: dict[str, Any]) -> Citation:

@@ -221,6 +221,32 @@ class Describer:
 
     # ---------------------------------------------------------------- whole items
 
+    def short_amount(self, raw: dict[str, Any]) -> str:
+        """The amount in a few characters, for a comparison table: "6 × 雌突", "±1 吊"."""
+        node, _ = self.resolve(raw.get("zhu", 0))
+        if isinstance(node, int | float) and not isinstance(node, bool):
+            text = format_zhu(int(Fraction(str(node)) * 24))
+        elif isinstance(node, dict) and "diao" in node:
+            text = "±1 吊"
+        elif isinstance(node, dict) and "pool" in node:
+            text = "官堆"
+        else:
+            text = self.amount(node)
+        if "per" in raw:
+            per, _ = self.resolve(raw["per"])
+            if isinstance(per, dict) and len(per) == 1 and next(iter(per)) in ("won", "held"):
+                text += f" × {self.card_set(next(iter(per.values())))}"
+            else:
+                text += f" × ({self.numeric(per)})"
+        return text
+
+    def zhu_value(self, raw: dict[str, Any]) -> float | None:
+        """The amount as a number of 注 when it is one (for charts), else None."""
+        node, _ = self.resolve(raw.get("zhu", 0))
+        if isinstance(node, int | float) and not isinstance(node, bool):
+            return float(node)
+        return None
+
     def item(self, item: ItemDef) -> dict[str, str]:
         raw = item.raw
         amount = self.amount(raw["zhu"]) if "zhu" in raw else item.zhu_text

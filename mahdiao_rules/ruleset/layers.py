@@ -53,6 +53,9 @@ class Merged:
     fines: list[Entry] = field(default_factory=list)
     dai_pei: Entry | None = None
     extends: list[str] = field(default_factory=list)
+    option_removes: list[Entry] = field(default_factory=list)
+    """``remove:`` written as an option switch: applied once option values are known."""
+    item_tags: list[Entry] = field(default_factory=list)
 
     def content_hash(self) -> str:
         text = json.dumps([d.data for d in self.docs], ensure_ascii=False, sort_keys=True, default=str)
@@ -146,6 +149,8 @@ def _apply(m: Merged, doc: Document) -> None:
     for name, node in data.get("groups", {}).items():
         m.groups[name] = Entry(doc, ("groups", name), node)
     _apply_list(m.items, doc, ("items",), data.get("items", []), "item")
+    if "item_tags" in data:
+        m.item_tags.append(Entry(doc, ("item_tags",), data["item_tags"]))
     events = data.get("events", {})
     _apply_list(m.fines, doc, ("events", "fines"), events.get("fines", []), "fine")
     if "dai_pei" in events:
@@ -172,7 +177,22 @@ def _apply_list(entries: list[Entry], doc: Document, base: KeyPath, nodes: list[
 
 
 def _remove(m: Merged, doc: Document) -> None:
-    for i, name in enumerate(doc.data.get("remove", [])):
+    spec = doc.data.get("remove", [])
+    if isinstance(spec, dict):  # an option switch: decided at compile time
+        m.option_removes.append(Entry(doc, ("remove",), spec))
+        return
+    for i, entry in enumerate(spec):
+        if isinstance(entry, dict):
+            m.option_removes.append(Entry(doc, ("remove", i), entry))
+        else:
+            remove_ids(m, doc, ("remove", i), [entry], single=True)
+
+
+def remove_ids(m: Merged, doc: Document, base: KeyPath, names: list[str], *,
+               single: bool = False) -> None:
+    """Drop inherited items, fines or 代賠 offences by id; an unknown id is an error."""
+    for i, name in enumerate(names):
+        where = base if single else (*base, i)
         for entries in (m.items, m.fines):
             hit = [k for k, e in enumerate(entries) if e.node["id"] == name]
             if hit:
@@ -187,4 +207,4 @@ def _remove(m: Merged, doc: Document) -> None:
             known = [e.node["id"] for e in m.items + m.fines]
             hint = closest_names(name, known)
             extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
-            raise _err(doc, ("remove", i), f"remove: there is no item {name!r} to remove{extra}")
+            raise _err(doc, where, f"remove: there is no item {name!r} to remove{extra}")

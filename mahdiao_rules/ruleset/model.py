@@ -75,6 +75,8 @@ class ItemDef:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
     evidence_won: SetExpr | None = None
     evidence_held: SetExpr | None = None
+    tags: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Scholarly tags from ``item_tags:`` (e.g. attested_qing), shown in rule tables."""
 
 
 @dataclass(frozen=True, slots=True)
