@@ -8,9 +8,11 @@ balances to zero with the 官堆 pool as an explicit account.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
+from .cards import CARD_HANZI
 from .deal import SEATS, Seat
 
 TICKS_PER_ZHU = 24
@@ -76,7 +78,18 @@ class Transfer:
     channel: str
     holder: int
     """The account whose rule item this line pays (the item's holder, or the offender)."""
-    note: str = ""
+    detail: str = ""
+    firing: Any = field(default=None, repr=False, compare=False)
+    """The rule firing this line pays for (settle.Firing), when it comes from an item."""
+
+    @property
+    def note(self) -> str:
+        """What to show beside the line: the cards that made the item fire, or the detail."""
+        if self.detail:
+            return self.detail
+        if self.firing is not None:
+            return " ".join(CARD_HANZI[c] for c in self.firing.cards)
+        return ""
 
     def __repr__(self) -> str:
         return (f"Transfer({account_id(self.payer)}→{account_id(self.payee)} "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_HANZI, Card, cards_of
@@ -38,7 +38,14 @@ class Firing:
     seat: Seat
     amount: int
     count: int = 1
-    cards: tuple[int, ...] = ()
+    state: HandState | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The seat's cards that made the item fire (computed when asked, for reports)."""
+        if self.state is None:
+            return ()
+        return _evidence(self.item, self.state, self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +65,13 @@ class Settlement:
     next_banker_reason: str
     chong: tuple[Any, ...] = ()
     """開沖 takes in order (mahdiao_rules.chong.ChongTake), when the ruleset has 開沖."""
+    fast_nets: tuple[int, ...] | None = None
+    """The summed payments of a ``ledger=False`` settlement (no lines were kept)."""
 
     @property
     def nets(self) -> list[int]:
         """Net ticks for east, south, west, north and the 官堆, from the ledger."""
-        return nets(self.ledger)
+        return nets(self.ledger) if self.ledger or self.fast_nets is None else list(self.fast_nets)
 
     @property
     def pool_end(self) -> int:
@@ -81,17 +90,19 @@ def first_leader(ruleset: Ruleset, deal: Deal) -> Seat:
 
 
 class _Books:
-    """The ledger being written for one hand."""
+    """The books of one hand: ledger lines (or, for fast simulation, only the nets)."""
 
-    __slots__ = ("lines", "ruleset", "st")
+    __slots__ = ("he_exempt", "lines", "nets", "record", "st")
 
-    def __init__(self, ruleset: Ruleset, st: HandState) -> None:
-        self.ruleset = ruleset
+    def __init__(self, ruleset: Ruleset, st: HandState, record: bool) -> None:
         self.st = st
+        self.he_exempt = ruleset.he_exempt
+        self.record = record
         self.lines: list[Transfer] = []
+        self.nets = [0, 0, 0, 0, 0]
 
     def pay(self, payer: int, payee: int, amount: int, item_id: str, name: str, source: str,
-            channel: str, holder: int, note: str = "") -> None:
+            channel: str, holder: int, detail: str = "", firing: Firing | None = None) -> None:
         if amount == 0 or payer == payee:
             return
         if amount < 0:
@@ -100,42 +111,58 @@ class _Books:
             self.st.pool += amount
         elif payer == GUAN_DUI:
             self.st.pool -= amount
-        self.lines.append(Transfer(payer, payee, amount, item_id, name, source, channel, holder,
-                                   note))
+        if self.record:
+            self.lines.append(Transfer(payer, payee, amount, item_id, name, source, channel,
+                                       holder, detail, firing))
+        else:
+            self.nets[payer] -= amount
+            self.nets[payee] += amount
 
     def channel(self, firing: Firing) -> None:
+        """Pay one firing through its channel (ruleset/model.py CHANNELS says what each means)."""
         item, p, a = firing.item, firing.seat, firing.amount
-        st = self.st
-        b = st.banker
-        source = item.source.short
-        ch = item.channel
-        note = " ".join(CARD_HANZI[c] for c in firing.cards)
-        args = (item.id, item.name, source, ch, int(p), note)
-        if ch in ("kai_zhu", "kai_zhu_winner_only"):
-            if ch == "kai_zhu_winner_only" and a < 0:
-                return
-            if p == b:
-                for s in range(4):
-                    if s != b:
-                        self.pay(s, p, a, *args)
-            else:
-                self.pay(b, p, a, *args)
-        elif ch == "qiao_men":
-            if p != b:
-                for s in range(4):
-                    if s not in (b, p):
-                        self.pay(s, p, a, *args)
-        elif ch == "gong_he":
-            exempt = self.ruleset.he_exempt
-            for q in range(4):
-                if q != p and not (exempt is not None and exempt(st, q)):
-                    self.pay(q, p, a, *args)
-        elif ch == "san_jia":
-            for q in range(4):
-                if q != p:
-                    self.pay(q, p, a, *args)
-        elif ch == "guan_dui":
-            self.pay(GUAN_DUI, p, a, *args)
+        if a == 0:
+            return
+        for payer, payee in _PAYERS[item.channel](self, p, a):
+            self.pay(payer, payee, a, item.id, item.name, item.source.short, item.channel, p,
+                     "", firing)
+
+
+def _kai_zhu(books: _Books, p: int, a: int) -> list[tuple[int, int]]:
+    b = books.st.banker
+    if p == b:
+        return [(s, p) for s in range(4) if s != b]
+    return [(b, p)]
+
+
+def _kai_zhu_winner_only(books: _Books, p: int, a: int) -> list[tuple[int, int]]:
+    return _kai_zhu(books, p, a) if a > 0 else []
+
+
+def _qiao_men(books: _Books, p: int, a: int) -> list[tuple[int, int]]:
+    b = books.st.banker
+    return [] if p == b else [(s, p) for s in range(4) if s not in (b, p)]
+
+
+def _gong_he(books: _Books, p: int, a: int) -> list[tuple[int, int]]:
+    exempt, st = books.he_exempt, books.st
+    return [(q, p) for q in range(4) if q != p and not (exempt is not None and exempt(st, q))]
+
+
+def _san_jia(books: _Books, p: int, a: int) -> list[tuple[int, int]]:
+    return [(q, p) for q in range(4) if q != p]
+
+
+_PAYERS = {
+    "kai_zhu": _kai_zhu,
+    "kai_zhu_winner_only": _kai_zhu_winner_only,
+    "qiao_men": _qiao_men,
+    "gong_he": _gong_he,
+    "san_jia": _san_jia,
+    "guan_dui": lambda books, p, a: [(GUAN_DUI, p)],
+    "none": lambda books, p, a: [],
+}
+"""Channel → who pays whom for an amount *a* fired for seat *p* (the payer/payee pairs)."""
 
 
 def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
@@ -150,8 +177,18 @@ def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
 def _run_step(step: Step, st: HandState) -> list[Firing]:
     """Judge one step for all four seats; a group keeps each seat's best member."""
     out: list[Firing] = []
+    won, held, tricks, fired = st.won, st.held, st.tricks, st.fired
     for item in step.items:
-        seats = [p for p in range(4) if item.condition(st, p)]
+        nw, nh, nf = item.need_won, item.need_held, item.need_fired
+        lo, hi = item.min_tricks, item.max_tricks
+        seats = []
+        for p in range(4):
+            # Cheap necessary conditions first (see compiler._prefilter).
+            if (won[p] & nw != nw or held[p] & nh != nh or not lo <= tricks[p] <= hi
+                    or (nf is not None and nf.isdisjoint(fired[p]))):
+                continue
+            if item.condition(st, p):
+                seats.append(p)
         if not seats:
             continue
         for p in seats:
@@ -163,7 +200,7 @@ def _run_step(step: Step, st: HandState) -> list[Firing]:
             amount = item.amount(st, p) * count
             if item.split and len(seats) > 1:
                 amount //= len(seats)  # ticks are fine enough for exact shares (ledger.py)
-            out.append(Firing(item, Seat(p), amount, count, _evidence(item, st, p)))
+            out.append(Firing(item, SEATS[p], amount, count, st))
     if step.group is not None:
         best: dict[int, Firing] = {}
         for f in out:
@@ -189,11 +226,13 @@ def _run_phase(ruleset: Ruleset, phase: str, st: HandState, books: _Books) -> li
 
 
 def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
-           rng: random.Random | None = None) -> Settlement:
+           rng: random.Random | None = None, ledger: bool = True) -> Settlement:
     """Settle *deal* under *ruleset*.
 
     The recorded play is used when the deal has one; otherwise *play* (if given)
     or a random play from the ruleset's own first leader, seeded by the deal id.
+    With ``ledger=False`` (fast simulation) the same payments are only summed:
+    the settlement has no ledger lines but the same ``nets``.
     """
     notes: list[str] = []
     original = deal
@@ -202,7 +241,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     st.sets = [f(st) for f in ruleset.dynamic_sets]
     pool_start = deal.guan_dui * TICKS_PER_ZHU
     st.pool = pool_start
-    books = _Books(ruleset, st)
+    books = _Books(ruleset, st, ledger)
     leader = first_leader(ruleset, deal)
 
     firings = _run_phase(ruleset, "deal", st, books)
@@ -239,12 +278,12 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
                 notes.append(f"event {e.type}: the hand was not played (免斗), so no 代賠")
 
     firings += _run_phase(ruleset, "end", st, books)
-    nb, why = _next_banker(ruleset, deal, firings, ended, books.lines)
+    nb, why = _next_banker(ruleset, deal, firings, ended, books)
     return Settlement(
         ruleset=ruleset, deal=original, status=MIAN_DOU if ended else PLAYED,
         firings=tuple(firings), ledger=tuple(books.lines), play=result, first_leader=leader,
         pool_start=pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
-        chong=chong,
+        chong=chong, fast_nets=None if ledger else tuple(books.nets),
     )
 
 
@@ -339,7 +378,7 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
     once = ruleset.option_values.get("dai_pei_repeat", "once") == "once"
     capped = ruleset.option_values.get("dai_pei_amount", "fixed") == "capped"
     with_san = ruleset.option_values.get("dai_pei_beneficiaries", "banker_only") == "banker_and_san"
-    before = nets(books.lines)
+    before = nets(books.lines) if books.record else list(books.nets)
     paid: set[tuple[str, int, int]] = set()
     for i, e in enumerate(deal.events):
         off = dp.offences.get(e.type)
@@ -386,7 +425,7 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
 
 
 def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], ended: bool,
-                 lines: list[Transfer]) -> tuple[Seat | None, str]:
+                 books: _Books) -> tuple[Seat | None, str]:
     for f in firings:
         if f.item.bank == "seize":
             return f.seat, f"{f.item.name}: 奪椿"
@@ -398,7 +437,7 @@ def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], ended: boo
             return deal.banker, f"{f.item.name}: 留椿"
     proc = ruleset.procedure
     if proc.next_banker_rule == "top_earner":
-        net = nets(lines)[:4]
+        net = (nets(books.lines) if books.record else books.nets)[:4]
         top = max(net)
         leaders = [s for s in SEATS if net[s] == top]
         if deal.banker in leaders:

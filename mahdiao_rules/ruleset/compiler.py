@@ -7,6 +7,7 @@ forward references).  Both report ``file:line: key.path: problem``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -262,7 +263,8 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
             evidence_won=_combine(won_refs, "|") if won_refs else None,
             evidence_held=_combine(held_refs, "|") if held_refs else None,
         )
-        items[iid] = item
+        items[iid] = item = dataclasses.replace(item, **_prefilter(c, spec.get("when", True),
+                                                                   (*path, "when")))
         if gid is None:
             steps[phase].append(Step(items=(item,)))
             c.known_fired.add(iid)
@@ -287,6 +289,45 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
             if s.group else s for s in seq
         )
     return items, phases
+
+
+def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
+    """Necessary conditions read off the top-level conjuncts of ``when:``.
+
+    The engine checks these with a mask test before calling the compiled
+    condition, so most items are ruled out for most seats without a call.
+    They only ever restate a conjunct, so they cannot change a result.
+    """
+    out: dict[str, Any] = {"need_won": 0, "need_held": 0, "need_fired": None,
+                           "min_tricks": 0, "max_tricks": 8}
+
+    def visit(node: Any, path: KeyPath) -> None:
+        node, path = c.resolve(node, path)
+        if isinstance(node, list):
+            for i, n in enumerate(node):
+                visit(n, (*path, i))
+            return
+        if not isinstance(node, dict):
+            return
+        for kind, arg in node.items():
+            if kind == "all":
+                visit(arg, (*path, kind))
+            elif kind in ("won", "held"):
+                expr = c.card_set(arg, (*path, kind))
+                if expr.constant:
+                    out["need_" + kind] |= expr.mask
+            elif kind == "fired":
+                names = arg if isinstance(arg, list) else [arg]
+                if out["need_fired"] is None:
+                    out["need_fired"] = frozenset(names)
+            elif kind == "zheng_ben" and isinstance(arg, bool):
+                if arg:
+                    out["min_tricks"] = max(out["min_tricks"], 2)
+                else:
+                    out["max_tricks"] = min(out["max_tricks"], 1)
+
+    visit(node, path)
+    return out
 
 
 class _Tracker:

@@ -420,6 +420,12 @@ def _overlap(attr: str) -> Callable[[Compiler, Any, Path], Condition]:
     return compile_
 
 
+def _limits(c: Compiler, arg: Any, path: Path) -> tuple[int, int]:
+    """(lo, hi) of a bounds node, for closures that compare inline (hot paths)."""
+    ok = _bounds(c, arg, path, set())
+    return next(n for n in range(-1, 100) if ok(n)), max(n for n in range(-1, 100) if ok(n))
+
+
 def _bounds(c: Compiler, arg: Any, path: Path, allowed: set[str]) -> Callable[[int], bool]:
     arg, path = c.resolve(arg, path)
     if isinstance(arg, int) and not isinstance(arg, bool):
@@ -447,8 +453,8 @@ def _cond_count(c: Compiler, arg: Any, path: Path) -> Condition:
     if not isinstance(arg, dict) or "in" not in arg:
         raise c.error(path, "count takes {in: SET, of: held|won|…, min/max/eq: N}")
     count = _num_count(c, {k: v for k, v in arg.items() if k in ("in", "of")}, path, 1)
-    ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, path, set())
-    return lambda st, p: ok(count(st, p))
+    lo, hi = _limits(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, path)
+    return lambda st, p: lo <= count(st, p) <= hi
 
 
 def _cond_suit_count(c: Compiler, arg: Any, path: Path) -> Condition:
@@ -464,9 +470,16 @@ def _cond_suit_count(c: Compiler, arg: Any, path: Path) -> Condition:
         if not expr.constant or expr.mask not in SUIT_MASKS:
             raise c.error(path + ("suits", i), f"{s!r} is not a suit (十, 萬門, 索, 文)")
         masks.append(expr.mask)
-    ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, path, set())
+    lo, hi = _limits(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, path)
     ms = tuple(masks)
-    return lambda st, p: any(ok((src(st, p) & m).bit_count()) for m in ms)
+
+    def some_suit(st: HandState, p: int) -> bool:
+        cards = src(st, p)
+        for m in ms:
+            if lo <= (cards & m).bit_count() <= hi:
+                return True
+        return False
+    return some_suit
 
 
 def _cond_tricks(c: Compiler, arg: Any, path: Path) -> Condition:

@@ -75,6 +75,13 @@ class ItemDef:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
     evidence_won: SetExpr | None = None
     evidence_held: SetExpr | None = None
+    need_won: int = 0
+    """Cards the seat must all have won for the condition to hold (a fast pre-check)."""
+    need_held: int = 0
+    need_fired: frozenset[str] | None = None
+    """The condition needs one of these items or groups to have fired for the seat."""
+    min_tricks: int = 0
+    max_tricks: int = 8
     tags: dict[str, Any] = field(default_factory=dict, compare=False)
     """Scholarly tags from ``item_tags:`` (e.g. attested_qing), shown in rule tables."""
 
