@@ -151,6 +151,15 @@ def _explain(error: ValidationError, path: list[str | int]) -> tuple[str, Sequen
             "exclusiveMaximum": "less than",
         }[keyword]
         return f"must be {relation} {_show(value)}, got {_show(instance)}", path
+    if keyword in ("anyOf", "oneOf"):
+        # None of the alternatives fit: say what the value should be, not the whole instance.
+        what = schema.get("description")
+        if not what:
+            kinds = [s.get("description") for s in value if isinstance(s, dict) and s.get("description")]
+            what = " or ".join(kinds)
+        if what:
+            return _trim(f"{_describe(instance)} does not fit here: expected {what}"), path
+        return _trim(f"{_describe(instance)} does not fit here"), path
     return _trim(error.message), path
 
 
