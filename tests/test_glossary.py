@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mahdiao_rules import glossary
 from mahdiao_rules.cards import CATEGORIES, Card
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 
@@ -33,13 +34,16 @@ def test_every_category_is_in_the_glossary(cid):
     assert rows()[cid].split(" / ")[0] == CATEGORIES[cid][1][0]
 
 
+def test_rule_item_section_is_up_to_date():
+    text = GLOSSARY.read_text(encoding="utf-8")
+    section = text[text.index(glossary.BEGIN): text.index(glossary.END) + len(glossary.END)]
+    assert section == glossary.render_section(), "run: python -m mahdiao_rules.glossary"
+
+
 @pytest.mark.parametrize("rs_id", bundled_ids())
 def test_every_rule_item_is_in_the_glossary(rs_id):
     rs = find_ruleset(rs_id)
-    table = rows()
-    names = {i.id: i.name for i in rs.items.values()}
-    names.update({f.id: f.name for f in rs.fines.values()})
-    if rs.dai_pei:
-        names.update({o.id: o.name for o in rs.dai_pei.offences.values()})
-    for item_id, name in names.items():
-        assert table.get(item_id) == name, item_id
+    pairs = {(m.group(1), m.group(2).strip()) for m in re.finditer(
+        r"\| `([a-z0-9_]+)` \| ([^|]+) \|", GLOSSARY.read_text(encoding="utf-8"))}
+    for item in rs.items.values():
+        assert (item.id, item.name) in pairs, item.id
