@@ -174,30 +174,28 @@ def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
     return tuple(cards_of(mask))
 
 
-def _run_step(step: Step, st: HandState) -> list[Firing]:
+def _run_step(step: Step, st: HandState, bits: dict[str, int]) -> list[Firing]:
     """Judge one step for all four seats; a group keeps each seat's best member."""
     out: list[Firing] = []
     won, held, tricks, fired = st.won, st.held, st.tricks, st.fired
     for item in step.items:
         nw, nh, nf = item.need_won, item.need_held, item.need_fired
-        lo, hi = item.min_tricks, item.max_tricks
-        seats = []
-        for p in range(4):
-            # Cheap necessary conditions first (see compiler._prefilter).
-            if (won[p] & nw != nw or held[p] & nh != nh or not lo <= tricks[p] <= hi
-                    or (nf is not None and nf.isdisjoint(fired[p]))):
-                continue
-            if item.condition(st, p):
-                seats.append(p)
+        lo, hi, exact, cond = item.min_tricks, item.max_tricks, item.exact, item.condition
+        seats = [p for p in (0, 1, 2, 3)
+                 # Cheap necessary conditions first (compiler._prefilter); the closure only
+                 # when they are not the whole condition.
+                 if won[p] & nw == nw and held[p] & nh == nh and lo <= tricks[p] <= hi
+                 and (not nf or fired[p] & nf) and (exact or cond(st, p))]
         if not seats:
             continue
+        const = item.const_amount
         for p in seats:
             count = 1
             if item.per is not None:
                 count = item.per(st, p)
                 if count == 0:
                     continue
-            amount = item.amount(st, p) * count
+            amount = (const if const is not None else item.amount(st, p)) * count
             if item.split and len(seats) > 1:
                 amount //= len(seats)  # ticks are fine enough for exact shares (ledger.py)
             out.append(Firing(item, SEATS[p], amount, count, st))
@@ -209,17 +207,19 @@ def _run_step(step: Step, st: HandState) -> list[Firing]:
         keep_all = step.all_when
         out = [f for f in out
                if best[f.seat] is f or (keep_all is not None and keep_all(st, f.seat))]
+        group_bit = bits[step.group]
         for f in out:
-            st.fired[f.seat].add(step.group)
+            fired[f.seat] |= group_bit
     for f in out:
-        st.fired[f.seat].add(f.item.id)
+        fired[f.seat] |= bits[f.item.id]
     return out
 
 
 def _run_phase(ruleset: Ruleset, phase: str, st: HandState, books: _Books) -> list[Firing]:
     fired: list[Firing] = []
+    bits = ruleset.fired_bits
     for step in ruleset.phases[phase]:
-        for f in _run_step(step, st):
+        for f in _run_step(step, st, bits):
             fired.append(f)
             books.channel(f)
     return fired

@@ -110,6 +110,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         groups=groups,
         he_exempt=he_exempt,
         fines=fines,
+        fired_bits=dict(c.known_fired),
         dai_pei=dai_pei,
         extends=tuple(m.extends),
     )
@@ -263,11 +264,12 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
             evidence_won=_combine(won_refs, "|") if won_refs else None,
             evidence_held=_combine(held_refs, "|") if held_refs else None,
         )
-        items[iid] = item = dataclasses.replace(item, **_prefilter(c, spec.get("when", True),
-                                                                   (*path, "when")))
+        items[iid] = item = dataclasses.replace(
+            item, **_prefilter(c, spec.get("when", True), (*path, "when")),
+            const_amount=_const_amount(c, spec["zhu"], (*path, "zhu")))
         if gid is None:
             steps[phase].append(Step(items=(item,)))
-            c.known_fired.add(iid)
+            c.declare_fired(iid)
         else:
             # A group is one step, at the place of its first member: all members are
             # judged together and only the best one counts for a seat.
@@ -275,7 +277,8 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
             if not members:
                 steps[phase].append(Step(items=(), group=gid))  # filled in below
             members.append(item)
-            c.known_fired.update((iid, gid))
+            c.declare_fired(iid)
+            c.declare_fired(gid)
 
     all_when = {}
     for gid, e in m.groups.items():
@@ -294,40 +297,57 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
 def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
     """Necessary conditions read off the top-level conjuncts of ``when:``.
 
-    The engine checks these with a mask test before calling the compiled
+    The engine checks these with mask tests before calling the compiled
     condition, so most items are ruled out for most seats without a call.
-    They only ever restate a conjunct, so they cannot change a result.
+    They only restate conjuncts, so they cannot change a result; when every
+    conjunct is of this simple kind the test is the whole condition (``exact``)
+    and the compiled closure is not called at all.
     """
-    out: dict[str, Any] = {"need_won": 0, "need_held": 0, "need_fired": None,
-                           "min_tricks": 0, "max_tricks": 8}
+    out: dict[str, Any] = {"need_won": 0, "need_held": 0, "need_fired": 0,
+                           "min_tricks": 0, "max_tricks": 8, "exact": True}
 
     def visit(node: Any, path: KeyPath) -> None:
         node, path = c.resolve(node, path)
+        if node is True:
+            return
         if isinstance(node, list):
             for i, n in enumerate(node):
                 visit(n, (*path, i))
             return
         if not isinstance(node, dict):
+            out["exact"] = False
             return
         for kind, arg in node.items():
             if kind == "all":
                 visit(arg, (*path, kind))
-            elif kind in ("won", "held"):
+                continue
+            if kind in ("won", "held"):
                 expr = c.card_set(arg, (*path, kind))
-                if expr.constant:
+                if expr.constant and expr.mask:
                     out["need_" + kind] |= expr.mask
-            elif kind == "fired":
-                names = arg if isinstance(arg, list) else [arg]
-                if out["need_fired"] is None:
-                    out["need_fired"] = frozenset(names)
+                    continue
+            elif kind == "fired" and not out["need_fired"]:
+                for name in arg if isinstance(arg, list) else [arg]:
+                    out["need_fired"] |= c.known_fired.get(name, 0)
+                continue
             elif kind == "zheng_ben" and isinstance(arg, bool):
                 if arg:
                     out["min_tricks"] = max(out["min_tricks"], 2)
                 else:
                     out["max_tricks"] = min(out["max_tricks"], 1)
+                continue
+            out["exact"] = False
 
     visit(node, path)
     return out
+
+
+def _const_amount(c: Compiler, node: Any, path: KeyPath) -> int | None:
+    """The amount in ticks when it is a plain number (then no closure call is needed)."""
+    node, _ = c.resolve(node, path)
+    if isinstance(node, bool) or not isinstance(node, int | float):
+        return None
+    return c.number(node, path)
 
 
 class _Tracker:

@@ -301,7 +301,7 @@ def _verb_any(attr: str) -> Callable[[Describer, Any], str]:
 
 def _count(d: Describer, a: dict[str, Any]) -> str:
     of = a.get("of", "held")
-    return f"{OF_VERB.get(of, of)} {bounds(a)} of {d.card_set(a['in'])}"
+    return f"{OF_VERB.get(of, of)} {bounds(a, 'cards')} of {d.card_set(a['in'])}"
 
 
 def _suit_count(d: Describer, a: dict[str, Any]) -> str:
@@ -406,9 +406,13 @@ def _diao(d: Describer, a: dict[str, Any], unit: str) -> str:
     lose, win = a.get("lose_below", 2), a.get("win_above", 2)
     text = f"fewer than {lose} tricks lose 1 吊, more than {win} win 1 吊"
     for row in a.get("shared", []):
-        text += (f"; {row['losers']} loser(s) and {row['winners']} winners: "
+        text += (f"; {_plural(row['losers'], 'loser')} and {_plural(row['winners'], 'winner')}: "
                  f"{format_zhu(int(Fraction(str(row['each'])) * 24))} 吊 each")
     return f"{text} (1 吊 = {d.rs.zhu_per_diao} 注)"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _of(a: Any, default: str = "held") -> str:
@@ -425,6 +429,19 @@ def _over(word: str, sep: str) -> Callable[[Describer, Any, str], str]:
     return lambda d, a, unit: word + sep.join(d.numeric(n, unit) for n in a)
 
 
+def _sum(d: Describer, a: Any, unit: str) -> str:
+    text = ""
+    for i, n in enumerate(a):
+        part = d.numeric(n, unit)
+        if i == 0:
+            text = part
+        elif part.startswith("-"):
+            text += " − " + part[1:]
+        else:
+            text += " + " + part
+    return text
+
+
 NUMERIC_TEXT: dict[str, Callable[[Describer, Any, str], str]] = {
     "diao": _diao,
     "pool": lambda d, a, unit: "the whole 官堆",
@@ -436,7 +453,7 @@ NUMERIC_TEXT: dict[str, Callable[[Describer, Any, str], str]] = {
     "sequences": lambda d, a, unit: f"the number of times {_sequence(d, a)} was won in order",
     "suits_having": lambda d, a, unit: f"the number of {_suits_having(d, a)}",
     "tricks": lambda d, a, unit: "the number of tricks taken",
-    "sum": _over("", " + "),
+    "sum": _sum,
     "times": lambda d, a, unit: f"{d.numeric(a[0], unit)} × {d.numeric(a[1])}",
     "if": lambda d, a, unit: (f"{d.numeric(a['then'], unit)} if {d.condition(a['when'])}, "
                               f"else {d.numeric(a.get('else', 0), unit)}"),

@@ -64,7 +64,8 @@ class HandState:
         self.chong_points = [0, 0, 0, 0]
         """開沖 points per seat, in ticks."""
         self.sets: list[int] = []
-        self.fired: list[set[str]] = [set(), set(), set(), set()]
+        self.fired = [0, 0, 0, 0]
+        """Per seat, a bit per item or group that fired (bits from Compiler.declare_fired)."""
         self.pool = 0
 
 
@@ -93,10 +94,17 @@ class Compiler:
     zhu_per_diao: int = 1
     named_sets: dict[str, SetExpr] = field(default_factory=dict)
     dynamic_sets: list[Callable[[HandState], int]] = field(default_factory=list)
-    known_fired: set[str] = field(default_factory=set)
+    known_fired: dict[str, int] = field(default_factory=dict)
+    """Item and group ids declared so far → their bit in HandState.fired."""
     options_used: set[str] = field(default_factory=set)
     evidence: tuple[list[SetExpr], list[SetExpr]] | None = None
     """While compiling an item: the sets its condition reads in won / held cards."""
+
+    def declare_fired(self, name: str) -> int:
+        """The bit recording that item or group *name* fired (declared once, in file order)."""
+        if name not in self.known_fired:
+            self.known_fired[name] = 1 << len(self.known_fired)
+        return self.known_fired[name]
 
     def note_evidence(self, attr: str, expr: SetExpr) -> None:
         if self.evidence is not None:
@@ -522,8 +530,10 @@ def _cond_fired(c: Compiler, arg: Any, path: Path) -> Condition:
             extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
             raise c.error(where, f"fired: {name!r} is not an item or group declared before "
                                  f"this one{extra}")
-    keys = frozenset(names)
-    return lambda st, p: not keys.isdisjoint(st.fired[p])
+    bits = 0
+    for name in names:
+        bits |= c.known_fired[name]
+    return lambda st, p: bool(st.fired[p] & bits)
 
 
 def _cond_any_seat(c: Compiler, arg: Any, path: Path) -> Condition:

@@ -78,10 +78,14 @@ class ItemDef:
     need_won: int = 0
     """Cards the seat must all have won for the condition to hold (a fast pre-check)."""
     need_held: int = 0
-    need_fired: frozenset[str] | None = None
-    """The condition needs one of these items or groups to have fired for the seat."""
+    need_fired: int = 0
+    """Bits of items or groups one of which must have fired for the seat (HandState.fired)."""
     min_tricks: int = 0
     max_tricks: int = 8
+    exact: bool = False
+    """The pre-checks above are the whole condition: the closure need not be called."""
+    const_amount: int | None = None
+    """The amount in ticks when it is a constant."""
     tags: dict[str, Any] = field(default_factory=dict, compare=False)
     """Scholarly tags from ``item_tags:`` (e.g. attested_qing), shown in rule tables."""
 
@@ -166,6 +170,8 @@ class Ruleset:
     fines: dict[str, FineDef]
     dai_pei: DaiPeiDef | None
     extends: tuple[str, ...] = ()
+    fired_bits: dict[str, int] = field(default_factory=dict)
+    """Item and group id → its bit in HandState.fired."""
 
     @property
     def item_count(self) -> int:
