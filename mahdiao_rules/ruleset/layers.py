@@ -58,7 +58,8 @@ class Merged:
     item_tags: list[Entry] = field(default_factory=list)
 
     def content_hash(self) -> str:
-        text = json.dumps([d.data for d in self.docs], ensure_ascii=False, sort_keys=True, default=str)
+        # File order is stable, so no key sorting (keys may mix text and numbers).
+        text = json.dumps([d.data for d in self.docs], ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
