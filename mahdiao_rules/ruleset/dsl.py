@@ -912,13 +912,18 @@ def _num_diao(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
     arg, path = c.resolve(arg, path)
     if not isinstance(arg, dict):
         raise c.error(path, "diao: takes {lose_below: N, win_above: N, shared: [...]}")
-    lose_below = arg.get("lose_below", 2)
-    win_above = arg.get("win_above", 2)
+    lose_below = _whole(c, arg.get("lose_below", 2), path + ("lose_below",), 0, 8)
+    win_above = _whole(c, arg.get("win_above", 2), path + ("win_above",), 0, 8)
     shared: dict[tuple[int, int], int] = {}
-    for i, row in enumerate(arg.get("shared", [])):
+    rows = arg.get("shared", [])
+    if not isinstance(rows, list):
+        raise c.error(path + ("shared",), "shared: is a list of {losers: N, winners: N, each: 吊}")
+    for i, row in enumerate(rows):
         where = path + ("shared", i)
         if not isinstance(row, dict) or {"losers", "winners", "each"} - set(row):
             raise c.error(where, "a shared row is {losers: N, winners: N, each: 吊}")
+        _whole(c, row["losers"], where + ("losers",), 0, 4)
+        _whole(c, row["winners"], where + ("winners",), 0, 4)
         shared[(row["losers"], row["winners"])] = c.number(row["each"], where + ("each",))
     if scale != TICKS_PER_ZHU:
         raise c.error(path, "diao is an amount in 注, not a count")
@@ -937,6 +942,12 @@ def _num_diao(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
         each = shared.get((losers, winners))
         return full if each is None else each * unit
     return diao
+
+
+def _whole(c: Compiler, value: Any, path: Path, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise c.error(path, f"expected a whole number from {lo} to {hi}, got {value!r}")
+    return value
 
 
 def _num_pool(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
