@@ -18,13 +18,17 @@ from typing import Any, TypeVar
 import click
 
 from . import __version__
+from .deal import SEAT_ALIASES, Deal
 from .dealfile import dump_deals, load_deals, random_deals
 from .errors import InputError, MahdiaoError
-from .render import RENDERERS
+from .explain import explain_report
+from .render import LANGS, RENDERERS, formats_for, load_labels
 from .report import build_report
 from .resources import data_dir
 from .ruleset import bundled_ids, compile_document, find_ruleset, resolve_rulesets
+from .ruletable import rules_diff, rules_table
 from .settle import settle
+from .svg import bar_chart, file_name
 from .yamlsafe import load_file
 
 EXIT_INPUT = 2
@@ -117,6 +121,14 @@ def main() -> None:
     """
 
 
+def report_options(fn: F) -> F:
+    """``--lang`` and ``--template-dir``, shared by every command that renders a report."""
+    fn = click.option("--template-dir", type=click.Path(exists=True, file_okay=False),
+                      help="Use templates (and labels.yaml) from this folder first.")(fn)
+    return click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                        help="Labels: hanzi terms with English (en), or all Chinese.")(fn)
+
+
 @main.command()
 @click.argument("file", required=False)
 @click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
@@ -129,15 +141,34 @@ def main() -> None:
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
               help="Only these deal ids from the file. Repeatable.")
+@click.option("--svg-dir", metavar="DIR",
+              help="Also write each deal's chart (net per seat per ruleset) as DIR/<deal>.svg.")
+@report_options
 @friendly_errors
 def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
-           output: str | None, deal_ids: tuple[str, ...]) -> None:
+           output: str | None, deal_ids: tuple[str, ...], svg_dir: str | None, lang: str,
+           template_dir: str | None) -> None:
     """Settle each deal of FILE (YAML or JSON) under each ruleset.
 
     Without FILE the bundled example deals are replayed.  A deal's recorded
     tricks are authoritative; a deal without them is played at random from
-    the ruleset's own first leader (seeded by the deal id).
+    the ruleset's own first leader (seeded by the deal id).  With several
+    rulesets the report puts them side by side and explains the differences.
     """
+    deals, shown = _load_deals(file, deal_ids)
+    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
+    _check_settings_targets(settings, chosen)
+    rows = [[settle(rs, deal) for rs in chosen] for deal in deals]
+    report = build_report(deals, chosen, rows, command=_command_line(), input_name=shown)
+    text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
+    if svg_dir is not None:
+        title = load_labels(template_dir, lang).chart_net
+        _write_svgs(svg_dir, {d["id"]: d["chart"] for d in report["deals"]}, title)
+    write_output(text, output)
+
+
+def _load_deals(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal], str]:
+    """The deals of FILE (the bundled examples without one), only *deal_ids* if given."""
     if file is None:
         path, shown = data_dir("examples") / "examples.yaml", "examples/examples.yaml"
     else:
@@ -150,11 +181,19 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
             raise InputError(f"no deal with id {', '.join(map(repr, missing))} "
                              f"(ids: {', '.join(sorted(known))})", file=shown)
         deals = [d for d in deals if d.id in set(deal_ids)]
-    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
-    _check_settings_targets(settings, chosen)
-    rows = [[settle(rs, deal) for rs in chosen] for deal in deals]
-    report = build_report(deals, chosen, rows, command=_command_line(), input_name=shown)
-    write_output(RENDERERS[fmt](report), output)
+    return deals, shown
+
+
+def _write_svgs(folder: str, charts: dict[str, dict[str, Any]], title: str) -> None:
+    """Each chart as a standalone DIR/<name>.svg, written atomically like every output."""
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the folder: {exc.strerror or exc}", file=folder) from None
+    for name, spec in charts.items():
+        write_output(bar_chart(spec, title=title, standalone=True),
+                     str(target / f"{file_name(name)}.svg"))
 
 
 def _check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:
@@ -170,12 +209,115 @@ def _check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> N
 @friendly_errors
 def list_rulesets() -> None:
     """List the bundled rulesets with their names and item counts."""
+    _echo_rulesets()
+
+
+def _echo_rulesets() -> None:
     rows = [find_ruleset(i) for i in bundled_ids()]
     width = max(len(r.id) for r in rows)
     for r in rows:
         extra = f" ({r.name_en})" if r.name_en else ""
         click.echo(f"{r.id.ljust(width)}  {r.item_count:3d} items  {len(r.options):2d} options  "
                    f"{r.name}{extra}")
+
+
+@main.command()
+@click.argument("file", required=False)
+@click.option("--deal", "deal_id", metavar="ID",
+              help="The deal (required when FILE holds more than one).")
+@click.option("-r", "--ruleset", "ruleset", default="feng", show_default=True, metavar="ID|PATH",
+              help="Ruleset id or a ruleset YAML path.")
+@click.option("--seat", required=True, metavar="SEAT",
+              help="east, south, west or north (also e/s/w/n, 東 南 西 北).")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Override a ruleset option for this run. Repeatable.")
+@click.option("-f", "--format", "fmt", type=click.Choice(formats_for("explain")), default="text",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the explanation here instead of stdout.")
+@report_options
+@friendly_errors
+def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
+            settings: tuple[str, ...], fmt: str, output: str | None, lang: str,
+            template_dir: str | None) -> None:
+    """Every ledger line behind one seat's net, grouped by rule item, with its source.
+
+    The answer to "why was I paid this?": for deal ID of FILE (the bundled
+    examples without FILE) under one ruleset, each payment to and from SEAT
+    with the item, the quoted source phrase and the cards that made it fire.
+    """
+    deals, shown = _load_deals(file, [deal_id] if deal_id else [])
+    if len(deals) > 1:
+        raise InputError(f"the file holds {len(deals)} deals; choose one with --deal "
+                         f"(ids: {', '.join(d.id for d in deals)})", file=shown)
+    who = SEAT_ALIASES.get(seat.strip().lower()) or SEAT_ALIASES.get(seat.strip())
+    if who is None:
+        raise InputError(f"--seat {seat!r}: give east, south, west or north")
+    chosen = resolve_rulesets([ruleset], parse_settings(settings))
+    _check_settings_targets(settings, chosen)
+    model = explain_report(deals[0], settle(chosen[0], deals[0]), who, command=_command_line())
+    write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), output)
+
+
+@main.group(invoke_without_command=True)
+@click.pass_context
+@friendly_errors
+def rules(ctx: click.Context) -> None:
+    """Rule tables for articles: `rules table RULESET`, `rules diff A B …`.
+
+    Without a subcommand, lists the bundled rulesets (as `mahdiao rulesets`).
+    """
+    if ctx.invoked_subcommand is None:
+        _echo_rulesets()
+
+
+def _rules_options(kind: str) -> Callable[[F], F]:
+    def wrap(fn: F) -> F:
+        for option in reversed([
+            click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+                         help="Use another reading of an option. Repeatable."),
+            click.option("-f", "--format", "fmt", type=click.Choice(formats_for(kind)),
+                         default="md", show_default=True, help="Output format."),
+            click.option("-o", "--output", metavar="FILE", help="Write the table here instead of stdout."),
+            report_options,
+        ]):
+            fn = option(fn)
+        return fn
+    return wrap
+
+
+@rules.command("table")
+@click.argument("ruleset", metavar="RULESET")
+@_rules_options("rules-table")
+@friendly_errors
+def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: str | None,
+                    lang: str, template_dir: str | None) -> None:
+    """Every item of RULESET: name, pinyin id, gloss, condition (generated from the YAML),
+    注, channel and a footnoted source."""
+    chosen = resolve_rulesets([ruleset], parse_settings(settings))
+    _check_settings_targets(settings, chosen)
+    model = rules_table(chosen[0], command=_command_line())
+    write_output(RENDERERS[fmt](model, kind="rules-table", lang=lang, template_dir=template_dir),
+                 output)
+
+
+@rules.command("diff")
+@click.argument("rulesets", nargs=-1, required=True, metavar="A B [C …]")
+@click.option("--svg-dir", metavar="DIR", help="Also write the chart as DIR/rules-diff.svg.")
+@_rules_options("rules-diff")
+@friendly_errors
+def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tuple[str, ...],
+                   fmt: str, output: str | None, lang: str, template_dir: str | None) -> None:
+    """One row per concept, one column per ruleset (value, or — where absent), with the
+    options and their values in use."""
+    chosen = resolve_rulesets(rulesets, parse_settings(settings))
+    _check_settings_targets(settings, chosen)
+    if len(chosen) < 2:
+        raise InputError("rules diff compares two rulesets or more")
+    model = rules_diff(chosen, command=_command_line())
+    text = RENDERERS[fmt](model, kind="rules-diff", lang=lang, template_dir=template_dir)
+    if svg_dir is not None:
+        _write_svgs(svg_dir, {"rules-diff": model["chart"]}, load_labels(template_dir, lang).chart_diff)
+    write_output(text, output)
 
 
 @main.command()

@@ -99,7 +99,7 @@ def differences(deal_recorded_lead: str | None, row: Sequence[Settlement]) -> di
         "rulesets": [s.ruleset.id for s in row],
         "nets": net_rows,
         "nets_differ": any(len(set(v)) > 1 for v in net_rows.values()),
-        "items": entries,
+        "concepts": entries,
         "status": [{"ruleset": s.ruleset.id, "status": s.status} for s in row]
         if len({s.status for s in row}) > 1 else [],
         "procedure": _procedure(deal_recorded_lead, row),

@@ -6,7 +6,7 @@ picks the template ``<kind>.<ext>.j2`` (``replay.html.j2``, ``rules-diff.tex.j2`
 differs between formats is only how a value is made safe:
 
 * text — nothing to escape; hanzi are aligned by display width, not ``len``;
-* md — ``|`` and line breaks inside table cells;
+* md — ``|``, ``<`` and line breaks (every ``{{ value }}``, as for LaTeX);
 * html — autoescaped (every template of the HTML environment, including the
   shared macro files), and no URL scheme ever reaches the page;
 * latex — every ``{{ value }}`` goes through :func:`latex_escape` (jinja's
@@ -20,9 +20,11 @@ Labels come from ``labels.yaml`` (one table, one column per ``--lang``).
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
+import string
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .errors import InputError
 from .resources import data_dir
@@ -101,9 +103,18 @@ def _html_finalize(value: Any) -> Any:
     return value
 
 
-def md_cell(value: Any) -> str:
-    """A Markdown table cell: no pipe or line break may split the row."""
-    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+_MD = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "}
+_MD_RE = re.compile("|".join(re.escape(k) for k in _MD))
+
+
+def md_escape(value: Any) -> str:
+    """Text for a Markdown table cell or line: no pipe or line break splits a row, and no
+    ``<tag>`` of a deal title becomes HTML in a Markdown viewer."""
+    return _MD_RE.sub(lambda m: _MD[m.group()], str(value))
+
+
+def _md_finalize(value: Any) -> Any:
+    return str(value) if isinstance(value, Markup) else md_escape("" if value is None else value)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -117,9 +128,15 @@ def csv_cell(value: Any) -> Any:
 
 
 def csv_row(cells: Iterable[Any]) -> str:
+    """One CSV record (without its line end: the template's own line break ends it)."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerow([csv_cell(c) for c in cells])
+    csv.writer(buf, lineterminator="").writerow([csv_cell(c) for c in cells])
     return buf.getvalue()
+
+
+def values_of(keys: Iterable[str], mapping: dict[str, Any], default: Any = 0) -> list[Any]:
+    """``[mapping[k] for k in keys]`` with a default, for fixed columns."""
+    return [mapping.get(k, default) for k in keys]
 
 
 # ---------------------------------------------------------------------- labels
@@ -141,8 +158,26 @@ class Labels:
         except KeyError:
             raise InputError(f"labels.yaml has no {self.lang!r} label for {key!r}") from None
 
+    def get(self, key: str, default: str = "") -> str:
+        entry = self._table.get(key)
+        return entry.get(self.lang, default) if entry else default
+
     def say(self, key: str, **fields: Any) -> str:
-        return self[key].format(**{k: "" if v is None else v for k, v in fields.items()})
+        """The phrase *key* with its ``{fields}`` filled in (plain text)."""
+        return self.phrase(key, None, **fields)
+
+    def phrase(self, key: str, escape_fn: Callable[[str], str] | None, **fields: Any) -> str:
+        """The phrase *key*, filled in; with *escape_fn* the phrase's own text and the plain
+        fields are escaped and fields already escaped (Markup: a macro's output) are kept,
+        so nothing is escaped twice, and the result is Markup."""
+        out = []
+        for literal, name, _spec, _conv in string.Formatter().parse(self[key]):
+            out.append(escape_fn(literal) if escape_fn else literal)
+            if name is not None:
+                value = fields.get(name)
+                text = "" if value is None else str(value)
+                out.append(text if escape_fn is None or isinstance(value, Markup) else escape_fn(text))
+        return "".join(out) if escape_fn is None else Markup("".join(out))
 
 
 def load_labels(template_dir: str | Path | None, lang: str) -> Labels:
@@ -165,7 +200,7 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
     if template_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(template_dir)))
     loaders.append(jinja2.FileSystemLoader(str(data_dir("templates"))))
-    finalize = {"latex": _latex_finalize, "html": _html_finalize}.get(fmt)
+    finalize = {"latex": _latex_finalize, "html": _html_finalize, "md": _md_finalize}.get(fmt)
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
@@ -180,7 +215,8 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
     )
     env.filters.update(
         ljust_w=ljust, rjust_w=rjust, width=display_width, text_table=text_table,
-        latex=lambda v: Markup(latex_escape(v)), md=md_cell, csv_row=csv_row,
+        latex=lambda v: Markup(latex_escape(v)), md=lambda v: Markup(md_escape(v)),
+        csv_row=csv_row, values_of=values_of,
         svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
     )
     return env
@@ -207,11 +243,29 @@ class TemplateRenderer:
             raise InputError(f"no template {self.template_name(kind)!r} for --format "
                              f"{self.fmt}") from None
         try:
-            text = template.render(report=model, L=labels, say=labels.say, lang=lang)
-        except jinja2.TemplateError as exc:
-            where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "lineno", None) else ""
-            raise InputError(f"template {template.name}: {where}{exc.message}") from None
+            escape_fn = _ESCAPES.get(self.fmt)
+            say = functools.partial(labels.phrase, escape_fn=escape_fn) if escape_fn else labels.say
+            text = template.render(report=model, L=labels, say=say, lang=lang)
+        except InputError:
+            raise
+        except Exception as exc:
+            # A user's template (--template-dir) may be wrong in any way: say which one and
+            # how, in one line.  A bundled template failing is a bug and keeps its traceback.
+            if template_dir is None or not _is_users(template, template_dir):
+                raise
+            line = getattr(exc, "lineno", None)
+            raise InputError(f"template error: {exc}", file=template.filename, line=line) from None
         return ("\ufeff" + text) if self.bom else text
+
+
+_ESCAPES: dict[str, Callable[[str], str]] = {
+    "html": lambda t: str(escape(t)), "latex": latex_escape, "md": md_escape}
+"""How each format escapes the text of a phrase (``say``); text and csv need nothing."""
+
+
+def _is_users(template: jinja2.Template, template_dir: str | Path) -> bool:
+    name = template.filename or ""
+    return Path(name).resolve().is_relative_to(Path(template_dir).resolve())
 
 
 def render_json(model: dict[str, Any], **_: Any) -> str:

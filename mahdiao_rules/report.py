@@ -176,6 +176,8 @@ def result_info(s: Settlement) -> dict[str, Any]:
         "ledger": ledger,
         "matrix": {ACCOUNT_IDS[a]: {ACCOUNT_IDS[b]: json_number(m[a][b]) for b in range(5)}
                    for a in range(5)},
+        "matrix_text": {ACCOUNT_IDS[a]: {ACCOUNT_IDS[b]: format_zhu(m[a][b]) if m[a][b] else ""
+                                         for b in range(5)} for a in range(5)},
         "guan_dui": {
             "start": json_number(s.pool_start),
             "end": json_number(s.pool_end),
@@ -186,13 +188,24 @@ def result_info(s: Settlement) -> dict[str, Any]:
         "next_banker": s.next_banker.id if s.next_banker is not None else None,
         "next_banker_reason": s.next_banker_reason,
         "notes": list(s.notes),
+        "chong": [
+            {"order": i + 1, "card": CARD_HANZI[t.card], "seat": t.seat.id,
+             "anchor": CARD_HANZI[t.anchor], "kind": t.kind, "duo": t.duo,
+             "points": json_number(t.points), "points_text": format_zhu(t.points)}
+            for i, t in enumerate(s.chong)
+        ],
     }
+
+
+def _plain(text: str, state: str = "value") -> dict[str, Any]:
+    """A grid cell that is not a firing (tricks, subtotals, net, an absent or silent item)."""
+    return {"state": state, "text": text, "cards": [], "names": [], "sources": [], "refs": []}
 
 
 def _cell(firings: list[Firing]) -> dict[str, Any]:
     parts = []
     for f in firings:
-        text = format_zhu(f.amount) + (f"×{f.count}" if f.count > 1 else "")
+        text = format_zhu(f.amount) + (f" (×{f.count})" if f.count > 1 else "")
         parts.append(text + (" 免斗" if f.item.ends_hand else ""))
     return {
         "state": "fired",
@@ -205,7 +218,12 @@ def _cell(firings: list[Firing]) -> dict[str, Any]:
 
 
 def grid_info(row: Sequence[Settlement]) -> dict[str, Any]:
-    """The side-by-side table of one deal: per seat, rows × one column per ruleset."""
+    """The side-by-side table of one deal: per seat, rows × one column per ruleset.
+
+    Rows are the seat's tricks, each item concept that fired for the seat under
+    some ruleset ("·" where it exists but did not fire, "—" where the ruleset has
+    no such item), the subtotals by channel and the net; every cell has "text".
+    """
     concepts: dict[str, str] = {}  # concept → name, in the rulesets' order
     for s in row:
         for item in s.ruleset.items.values():
@@ -216,9 +234,10 @@ def grid_info(row: Sequence[Settlement]) -> dict[str, Any]:
     shown += sorted(used - set(shown))
     seats = []
     for seat in SEATS:
+        tricks = [str(len(s.play.won[seat])) if s.play else "—" for s in row]
         rows: list[dict[str, Any]] = [{
-            "kind": "tricks", "key": "tricks",
-            "cells": [str(len(s.play.won[seat])) if s.play else "—" for s in row],
+            "kind": "tricks", "key": "tricks", "name": "卓",
+            "cells": [_plain(t) for t in tricks], "differs": len(set(tricks)) > 1,
         }]
         for concept, name in concepts.items():
             fired = [[f for f in s.firings if f.seat == seat and (f.item.concept or f.item.id) == concept
@@ -231,17 +250,17 @@ def grid_info(row: Sequence[Settlement]) -> dict[str, Any]:
                     cells.append(_cell(fs))
                 else:
                     has = any((i.concept or i.id) == concept for i in s.ruleset.items.values())
-                    cells.append({"state": "silent" if has else "absent", "text": "·" if has else "—",
-                                  "cards": [], "names": [], "sources": [], "refs": []})
+                    cells.append(_plain("·", "silent") if has else _plain("—", "absent"))
             rows.append({"kind": "item", "key": concept, "name": name, "cells": cells,
                          "differs": len({c["text"] for c in cells}) > 1})
         for ch in shown:
             values = [c[seat].get(ch, 0) for c in channels]
             rows.append({"kind": "channel", "key": ch, "name": CHANNEL_HANZI.get(ch, ch),
-                         "cells": [format_zhu(v, signed=True) for v in values],
+                         "cells": [_plain(format_zhu(v, signed=True)) for v in values],
                          "differs": len(set(values)) > 1})
         net = [s.nets[seat] for s in row]
-        rows.append({"kind": "net", "key": "net", "cells": [format_zhu(v, signed=True) for v in net],
+        rows.append({"kind": "net", "key": "net", "name": "淨",
+                     "cells": [_plain(format_zhu(v, signed=True)) for v in net],
                      "differs": len(set(net)) > 1})
         seats.append({"seat": seat.id, "hanzi": SEAT_HANZI[seat],
                       "role": "椿" if seat == row[0].deal.banker else "散", "rows": rows})
@@ -256,6 +275,24 @@ def net_chart(row: Sequence[Settlement]) -> dict[str, Any]:
         "values": [[float(zhu(s.nets[seat])) for s in row] for seat in SEATS],
         "unit": "注",
     }
+
+
+def _channels_used(deals: list[dict[str, Any]]) -> list[str]:
+    """Subtotal channels of the whole report: the usual ones in order, then any other."""
+    seen = {k for d in deals for r in d["results"] for v in r["seats"].values() for k in v["by_channel"]}
+    return [c for c in CHANNEL_ORDER if c in ALWAYS_SHOWN or c in seen] + sorted(seen - set(CHANNEL_ORDER))
+
+
+def source_list(rulesets: Sequence[Ruleset]) -> list[dict[str, Any]]:
+    """Every cited source once, with the rulesets that cite it under that key."""
+    out: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for rs in rulesets:
+        for key, v in rs.sources.items():
+            title, where = v.get("title", ""), v.get("where", "")
+            entry = out.setdefault((key, title, where), {"ref": key, "title": title, "where": where,
+                                                         "rulesets": []})
+            entry["rulesets"].append(rs.id)
+    return list(out.values())
 
 
 def stamp_info(rulesets: Sequence[Ruleset], deal_ids: Sequence[str], command: str) -> dict[str, Any]:
@@ -289,5 +326,7 @@ def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
         "rulesets": [ruleset_info(rs) for rs in rulesets],
         "accounts": {a: h for a, h in zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)},
         "deals": out_deals,
+        "channels": _channels_used(out_deals),
+        "source_list": source_list(rulesets),
         "stamp": stamp_info(rulesets, [d.id for d in deals], command),
     }

@@ -9,8 +9,9 @@ with the file, the line and the key path of the offending value.
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -70,6 +71,7 @@ def check(doc: Document, schema_name: str) -> None:
 
 
 def _check(doc: Document, validator: Draft202012Validator) -> None:
+    _check_finite(doc)
     errors = list(validator.iter_errors(_json_view(doc.data)))
     if not errors:
         return
@@ -84,6 +86,30 @@ def _check(doc: Document, validator: Draft202012Validator) -> None:
     if more:
         message += f" (and {more} more problem{'s' if more > 1 else ''})"
     raise InputError(message, file=doc.file, line=doc.line_of(line_path), place=format_path(path))
+
+
+def _check_finite(doc: Document) -> None:
+    """JSON has no infinity or NaN: YAML's ``.inf`` and ``.nan`` are refused wherever they are.
+
+    (A JSON Schema ``number`` would accept them, and no amount, count or pool can be infinite.)
+    """
+    for path, value in _walk(doc.data):
+        if isinstance(value, float) and not math.isfinite(value):
+            shown = ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
+            raise InputError(f"{shown} is not a usable number here (infinity and NaN are not allowed)",
+                             file=doc.file, line=doc.line_of(path), place=format_path(path))
+
+
+def _walk(data: Any) -> Iterator[tuple[list[str | int], Any]]:
+    """Every value of *data* with its key path, depth-first in document order, without recursion."""
+    stack: list[tuple[list[str | int], Any]] = [([], data)]
+    while stack:
+        path, value = stack.pop()
+        yield path, value
+        if isinstance(value, dict):
+            stack.extend(([*path, k], v) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(value))))
 
 
 def _json_view(data: Any) -> Any:
@@ -126,7 +152,20 @@ def _explain(error: ValidationError, path: list[str | int]) -> tuple[str, Sequen
         message = f"expected {expected}, got {_describe(instance)}"
         if "boolean" in wanted and isinstance(instance, str) and instance.lower() in _YAML11_BOOLS:
             message += " (write true or false)"
+        elif ({"integer", "number"} & set(wanted) and isinstance(instance, str)
+              and _LEADING_ZERO.match(instance)):
+            message += " (a number with a leading zero stays text: write it without the zero)"
+        elif not path and wanted == ["object"]:
+            message += " (the file must be a mapping of keys to values)"
         return message, path
+    if keyword == "pattern" and isinstance(instance, str):
+        hint = schema.get("description") if isinstance(schema.get("description"), str) else None
+        message = f"{_show(instance)} is not in the required form"
+        return message + (f" ({_trim(hint, 100)})" if hint else f" (pattern {value})"), path
+    if keyword == "minLength" and isinstance(instance, str) and value == 1:
+        return "must not be empty", path
+    if keyword == "multipleOf":
+        return f"must be a multiple of {_show(value)}, got {_show(instance)}", path
     if keyword == "enum" and isinstance(value, list):
         return f"{_show(instance)} is not one of {_listing(value)}", path
     if keyword == "const":
@@ -164,6 +203,7 @@ def _explain(error: ValidationError, path: list[str | int]) -> tuple[str, Sequen
 
 
 _YAML11_BOOLS = frozenset({"yes", "no", "on", "off", "y", "n"})
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+(?:\.[0-9]*)?\Z")
 
 
 def _unknown_keys(error: ValidationError, schema: dict[str, Any], instance: dict[str, Any]) -> list[str]:

@@ -168,7 +168,8 @@ _PAYERS = {
 def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
     mask = 0
     if item.evidence_won is not None:
-        mask |= st.won[p] & item.evidence_won.value(st)
+        # 開沖 cards count as won cards for 沖成 色樣 (sources chong / won_chong).
+        mask |= (st.won[p] | st.chong_masks[p]) & item.evidence_won.value(st)
     if item.evidence_held is not None:
         mask |= st.held[p] & item.evidence_held.value(st)
     return tuple(cards_of(mask))
@@ -441,7 +442,7 @@ def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], ended: boo
         top = max(net)
         leaders = [s for s in SEATS if net[s] == top]
         if deal.banker in leaders:
-            return deal.banker, "連莊 (the 莊 is among the top earners)"
-        return leaders[0], "top earner becomes 莊" if len(leaders) == 1 else \
-            "top earner becomes 莊 (tie: first in seat order)"
+            return deal.banker, "連莊: the 莊 is among the top earners"
+        return leaders[0], "the top earner becomes 莊" if len(leaders) == 1 else \
+            "the top earners tie: the first in seat order becomes 莊"
     return deal.banker.after(proc.next_banker_rotate), "輪椿"

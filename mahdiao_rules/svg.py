@@ -57,7 +57,9 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
     # Many long labels (a rule diff's concepts) are slanted; a few (seats) stay level.
     rotate = len(cats) > 8 and label_w + 8 > bar * len(series) + 16
     left, right, top = 44, 12, 30 if title else 12
-    bottom = (label_w * 0.75 + 22) if rotate else 26
+    # Negative bars carry their value label below the bar: leave room above the axis labels.
+    gap = 14 if any(v < 0 for v in nums) else 0
+    bottom = (label_w * 0.75 + 22 + gap) if rotate else 26 + gap
     legend_h = 22 if len(series) > 1 else 0
     group_w = max(bar * len(series) + 16, 0 if rotate else label_w + 12)
     width = int(left + right + group_w * max(1, len(cats)))
@@ -85,7 +87,7 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
         out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#555">'
                    f'{_num(v)}</text>')
         v += step
-    if spec.get("unit"):
+    if spec.get("unit") and not title:
         out.append(f'<text x="{left - 6}" y="{top - 8}" text-anchor="end" fill="#555">'
                    f'{escape(str(spec["unit"]))}</text>')
     # Bars.
@@ -107,7 +109,7 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
             out.append(f'<text x="{x + bar / 2:.1f}" y="{ty:.1f}" text-anchor="middle" '
                        f'font-size="10" fill="#333">{_num(float(val))}</text>')
         cx = left + i * group_w + group_w / 2
-        base = top + height + 16
+        base = top + height + 16 + gap
         if rotate:
             out.append(f'<text x="{cx:.1f}" y="{base:.1f}" text-anchor="end" '
                        f'transform="rotate(-45 {cx:.1f} {base:.1f})">{escape(cat)}</text>')

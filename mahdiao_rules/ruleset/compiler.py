@@ -65,9 +65,11 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         values[name] = value
 
     units = m.info["units"]
+    ids_before = {e.node["id"] for e in m.items}
     for e in m.option_removes:
         chosen = _choose(e, values)
         remove_ids(m, e.doc, chosen[1], chosen[0])
+    dropped = ids_before - {e.node["id"] for e in m.items}
     c = Compiler(doc=units.doc, options=values, zhu_per_diao=units.node["zhu_per_diao"])
     sources = {k: e.node for k, e in m.sources.items()}
     for doc in m.docs:
@@ -87,7 +89,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
 
     groups = {k: e.node for k, e in m.groups.items()}
     items, phases = _items(c, m, groups)
-    _item_tags(m, items)
+    _item_tags(m, items, dropped)
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
 
@@ -111,6 +113,8 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         he_exempt=he_exempt,
         fines=fines,
         fired_bits=dict(c.known_fired),
+        set_info={k: {"name": e.node["name"], "gloss": e.node.get("gloss", "")}
+                  for k, e in m.sets.items()},
         dai_pei=dai_pei,
         extends=tuple(m.extends),
     )
@@ -131,11 +135,16 @@ def _choose(e: Entry, values: Mapping[str, str]) -> tuple[Any, KeyPath]:
     return node, path
 
 
-def _item_tags(m: Merged, items: dict[str, ItemDef]) -> None:
-    """``item_tags: {tag: {item_id: value}}`` attaches scholarly tags to items by id."""
+def _item_tags(m: Merged, items: dict[str, ItemDef], dropped: set[str]) -> None:
+    """``item_tags: {tag: {item_id: value}}`` attaches scholarly tags to items by id.
+
+    Tags of items an option removed for this run (*dropped*) are simply not used.
+    """
     for e in m.item_tags:
         for tag, by_item in e.node.items():
             for item_id, value in by_item.items():
+                if item_id in dropped:
+                    continue
                 if item_id not in items:
                     path = (*e.path, tag, item_id)
                     hint = closest_names(item_id, items)
@@ -211,6 +220,9 @@ def _zhu_text(node: Any) -> str:
         if "by_card" in node or "by_victim" in node:
             rows = node.get("by_card") or node.get("by_victim")
             return "/".join(str(r["zhu"]) for r in rows)
+        if "chong_points" in node:
+            return "沖"
+        return "±"  # a computed amount (sum, count, …): rule tables describe it in full
     return str(node)
 
 

@@ -165,6 +165,8 @@ class Describer:
         node, note = self.resolve(node)
         if node is True or node is None:
             return self._with(note, "always")
+        if node is False:
+            return self._with(note, "never")
         if isinstance(node, list):
             return self._with(note, join_and([self.condition(n) for n in node]))
         if not isinstance(node, dict) or not node:
@@ -221,8 +223,9 @@ class Describer:
 
     # ---------------------------------------------------------------- whole items
 
-    def short_amount(self, raw: dict[str, Any]) -> str:
-        """The amount in a few characters, for a comparison table: "6 × 雌突", "±1 吊"."""
+    def short_amount(self, raw: dict[str, Any]) -> str | None:
+        """The amount in a few characters for a comparison table ("6 × 雌突", "±1 吊"), or
+        None when it is an expression that only the full text (:meth:`amount`) can say."""
         node, _ = self.resolve(raw.get("zhu", 0))
         if isinstance(node, int | float) and not isinstance(node, bool):
             text = format_zhu(int(Fraction(str(node)) * 24))
@@ -231,13 +234,12 @@ class Describer:
         elif isinstance(node, dict) and "pool" in node:
             text = "官堆"
         else:
-            text = self.amount(node)
+            return None
         if "per" in raw:
             per, _ = self.resolve(raw["per"])
-            if isinstance(per, dict) and len(per) == 1 and next(iter(per)) in ("won", "held"):
-                text += f" × {self.card_set(next(iter(per.values())))}"
-            else:
-                text += f" × ({self.numeric(per)})"
+            if not (isinstance(per, dict) and len(per) == 1 and next(iter(per)) in ("won", "held")):
+                return None
+            text += f" × {self.card_set(next(iter(per.values())))}"
         return text
 
     def zhu_value(self, raw: dict[str, Any]) -> float | None:
@@ -455,8 +457,8 @@ NUMERIC_TEXT: dict[str, Callable[[Describer, Any, str], str]] = {
     "tricks": lambda d, a, unit: "the number of tricks taken",
     "sum": _sum,
     "times": lambda d, a, unit: f"{d.numeric(a[0], unit)} × {d.numeric(a[1])}",
-    "if": lambda d, a, unit: (f"{d.numeric(a['then'], unit)} if {d.condition(a['when'])}, "
-                              f"else {d.numeric(a.get('else', 0), unit)}"),
+    "if": lambda d, a, unit: (f"({d.numeric(a['then'], unit)} if {d.condition(a['when'])}, "
+                              f"else {d.numeric(a.get('else', 0), unit)})"),
     "max": _over("the larger of ", ", "),
     "min": _over("the smaller of ", ", "),
 }

@@ -170,6 +170,8 @@ class Ruleset:
     fines: dict[str, FineDef]
     dai_pei: DaiPeiDef | None
     extends: tuple[str, ...] = ()
+    set_info: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Named set → its Chinese name and gloss, for generated condition text."""
     fired_bits: dict[str, int] = field(default_factory=dict)
     """Item and group id → its bit in HandState.fired."""
 

@@ -1,0 +1,521 @@
+"""開沖 (kai chong): after trick 8 the stock is turned over and linked cards are taken.
+
+The procedure and its point table are data, read from ``procedure.kai_chong`` in
+a ruleset (see ``rulesets/app/kai_chong.yaml``)::
+
+    min_tricks: 2                  # fewer 上桌 cards: no 開沖 (APP-U ChongCommand: lWin.Count <= 1)
+    anchors: SET                   # 上桌 cards a take can hang from (賞/肩/百/趣)
+    links: [ROW, …]                # when two cards are neighbours (LINK_KINDS)
+    sequence: [ROW, …]             # what ``connected:`` means in point rows (default: links)
+    first: trick_8_winner          # who tries first (FIRST_KINDS)
+    after_take: taker              # who tries first for the next card (AFTER_TAKE)
+    twins: [{won_with: SET, trick_has: [SET, …], value: N}, …]   # 多胞胎 captures
+    points: {rows: [ROW, …], twins: multiply | {add: [{to: SET, points: N}, …]}}
+    source: {ref: …, quote: …}
+
+Per hand, :meth:`KaiChong.run` turns ``stock[1:]`` over in order (``stock[0]`` is
+the face card, known to all).  Each card goes to the first seat, in play order
+from the seat whose turn it is, that can *link* it: the card must be joined to
+one of the seat's anchors (its 上桌 賞/肩/百/趣, or a card it already took — "開沖
+後可以繼續翻下一張匹配") through neighbours among the seat's own cards, and the
+point table must give it points.  A card nobody can take is skipped.  A take by
+a seat other than the one whose turn it was is 奪沖; by default the taker then
+tries first for the next card (APP-U ``ChongCommand``: ``imax = i % 4``).
+
+Points come from the seat's 上桌 cards of the card's suit (the *sources*, as in
+APP-W ``evaluateKaiChong`` and APP-U ``KanChong``): for each source the first
+point row whose ``from`` holds the source and ``to`` holds the card, and whose
+tests pass, gives its points; the take is worth their sum.  Row tests:
+
+* ``needs: [SET, …]`` — each set has a card of the suit among the seat's won and
+  taken cards or the card itself (APP-W's ``uSet``);
+* ``with_won: [SET, …]`` — each set has a card of the suit among the seat's 上桌 cards;
+* ``connected: true`` — the source is joined to the card through the seat's cards
+  (neighbours by ``sequence``, which defaults to ``links``);
+* ``alone: false`` — the row does not count when its source is the only one that
+  scores (APP-W: "A single Qing card cannot Kai Chong");
+* ``exclusive: true`` — when any source matches such a row, only those rows count
+  (APP-W 間領沖 returns at once; APP-U's 十-suit 錦張 branch replaces the others).
+
+``twins`` rows name a seat's 三花 captures (萬萬 or 千萬 winning a trick that held
+other 三花 cards); a scheme either multiplies a capturing source's points by
+``1 + value`` (APP-W ``getCaptureMultiplier``) or adds points per take times the
+seat's best value (APP-U ``twins``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARD_HANZI, CARD_SUIT, N_CARDS, SUIT_MASKS, Card
+from .deal import SEATS, Seat
+from .ruleset.dsl import Compiler, HandState, Path
+from .ruleset.model import Citation
+
+
+@dataclass(frozen=True, slots=True)
+class ChongPart:
+    """What one 上桌 source card contributes to a take."""
+
+    source: Card
+    kind: str
+    points: int
+    """Ticks (TICKS_PER_ZHU to the 注)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChongTake:
+    """One stock card taken in 開沖."""
+
+    card: Card
+    seat: Seat
+    points: int
+    """Ticks (TICKS_PER_ZHU to the 注)."""
+    kind: str
+    """The relation scored, e.g. 賞沖肩, 十字互沖, 順領沖."""
+    anchor: Card
+    """The seat's card the taken card hangs from (its direct neighbour)."""
+    duo: bool
+    """奪沖: taken by a seat other than the one whose turn it was."""
+    parts: tuple[ChongPart, ...] = ()
+
+    def __str__(self) -> str:
+        duo = " 奪沖" if self.duo else ""
+        return (f"{self.seat.id} {CARD_HANZI[self.anchor]}→{CARD_HANZI[self.card]} "
+                f"{self.kind}{duo}")
+
+
+# ====================================================================== spec helpers
+
+
+def _mapping(c: Compiler, node: Any, path: Path, allowed: set[str], required: set[str],
+             what: str) -> dict[str, Any]:
+    node, path = c.resolve(node, path)
+    if not isinstance(node, dict):
+        raise c.error(path, f"{what} is a mapping with {', '.join(sorted(required | allowed))}")
+    for key in node:
+        if key not in allowed | required:
+            raise c.error(path + (key,), f"{what}: unknown key {key!r} "
+                                         f"(known: {', '.join(sorted(allowed | required))})")
+    for key in sorted(required):
+        if key not in node:
+            raise c.error(path, f"{what} needs {key}:")
+    return node
+
+
+def _mask(c: Compiler, node: Any, path: Path) -> int:
+    expr = c.card_set(node, path)
+    if not expr.constant:
+        raise c.error(path, "開沖 card sets must not depend on the stock")
+    return expr.mask
+
+
+def _masks(c: Compiler, node: Any, path: Path) -> tuple[int, ...]:
+    """A list of sets that must each be met (a set may itself be a list: any of it)."""
+    node, path = c.resolve(node, path)
+    if not isinstance(node, list):
+        node, single = [node], True
+    else:
+        single = False
+    return tuple(_mask(c, n, path if single else path + (i,)) for i, n in enumerate(node))
+
+
+def _flag(c: Compiler, node: dict[str, Any], key: str, path: Path, default: bool) -> bool:
+    value, where = c.resolve(node.get(key, default), path + (key,))
+    if not isinstance(value, bool):
+        raise c.error(where, f"{key}: is true or false, not {value!r}")
+    return value
+
+
+def _int(c: Compiler, node: dict[str, Any], key: str, path: Path, lo: int, hi: int) -> int:
+    value, where = c.resolve(node[key], path + (key,))
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise c.error(where, f"{key}: is a whole number {lo}–{hi}, not {value!r}")
+    return value
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# ====================================================================== links
+
+def _link_adjacent(c: Compiler, arg: Any, path: Path) -> list[tuple[int, int]]:
+    """Cards of the set next to each other in rank, inside one suit."""
+    m = _mask(c, arg, path)
+    return [(a, a + 1) for a in range(N_CARDS - 1)
+            if m >> a & 1 and m >> (a + 1) & 1 and CARD_SUIT[a] == CARD_SUIT[a + 1]]
+
+
+def _link_pair(c: Compiler, arg: Any, path: Path) -> list[tuple[int, int]]:
+    """Each card of the first set with each card of the second set of the same suit."""
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, list) or len(arg) != 2:
+        raise c.error(path, "pair: takes [SET, SET] (e.g. [正賞, 極]: the 賞 and the 極 of a suit)")
+    a, b = _mask(c, arg[0], path + (0,)), _mask(c, arg[1], path + (1,))
+    return [(x, y) for x in _bits(a) for y in _bits(b) if x != y and CARD_SUIT[x] == CARD_SUIT[y]]
+
+
+def _link_mutual(c: Compiler, arg: Any, path: Path) -> list[tuple[int, int]]:
+    """Every two cards of the set (e.g. the 十-suit 錦張: 十字互沖)."""
+    cards = _bits(_mask(c, arg, path))
+    return [(x, y) for i, x in enumerate(cards) for y in cards[i + 1:]]
+
+
+LINK_KINDS: dict[str, Callable[[Compiler, Any, Path], list[tuple[int, int]]]] = {
+    "adjacent": _link_adjacent,
+    "pair": _link_pair,
+    "mutual": _link_mutual,
+}
+
+
+def _neighbours(c: Compiler, node: Any, path: Path) -> tuple[int, ...]:
+    node, path = c.resolve(node, path)
+    if not isinstance(node, list) or not node:
+        raise c.error(path, "links: is a list of rows such as {adjacent: [十, 萬門, 索, 文]}")
+    table = [0] * N_CARDS
+    for i, row in enumerate(node):
+        row, where = c.resolve(row, path + (i,))
+        if not isinstance(row, dict) or len(row) != 1:
+            raise c.error(where, f"a link row has one key: {', '.join(LINK_KINDS)}")
+        (kind, arg), = row.items()
+        fn = LINK_KINDS.get(kind)
+        if fn is None:
+            raise c.error(where + (kind,), f"unknown link kind {kind!r} "
+                                           f"(known: {', '.join(LINK_KINDS)})")
+        for a, b in fn(c, arg, where + (kind,)):
+            table[a] |= 1 << b
+            table[b] |= 1 << a
+    return tuple(table)
+
+
+# ====================================================================== turn order
+
+FIRST_KINDS: dict[str, Callable[[HandState], int]] = {
+    "trick_8_winner": lambda st: st.trick_winners[-1] if st.trick_winners else st.banker,
+    "banker": lambda st: st.banker,
+}
+AFTER_TAKE = ("taker", "unchanged")
+
+
+# ====================================================================== points
+
+
+@dataclass(frozen=True, slots=True)
+class PointRow:
+    kind: str
+    frm: int
+    to: int
+    points: int
+    needs: tuple[int, ...] = ()
+    with_won: tuple[int, ...] = ()
+    connected: bool = False
+    alone: bool = True
+    exclusive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TwinRow:
+    won_with: int
+    trick_has: tuple[int, ...]
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonusRow:
+    to: int
+    points: int
+
+
+_ROW_KEYS = {"kind", "from", "to", "points", "needs", "with_won", "connected", "alone",
+             "exclusive", "note"}
+
+
+def _point_row(c: Compiler, node: Any, path: Path) -> PointRow:
+    node = _mapping(c, node, path, _ROW_KEYS - {"kind", "from", "to", "points"},
+                    {"kind", "from", "to", "points"}, "a point row")
+    kind, _ = c.resolve(node["kind"], path + ("kind",))
+    if not isinstance(kind, str) or not kind:
+        raise c.error(path + ("kind",), "kind: names the relation, e.g. 賞沖肩")
+    points = c.number(node["points"], path + ("points",))
+    if points <= 0:
+        raise c.error(path + ("points",), "points: must be positive")
+    return PointRow(
+        kind=kind,
+        frm=_mask(c, node["from"], path + ("from",)),
+        to=_mask(c, node["to"], path + ("to",)),
+        points=points,
+        needs=_masks(c, node["needs"], path + ("needs",)) if "needs" in node else (),
+        with_won=_masks(c, node["with_won"], path + ("with_won",)) if "with_won" in node else (),
+        connected=_flag(c, node, "connected", path, False),
+        alone=_flag(c, node, "alone", path, True),
+        exclusive=_flag(c, node, "exclusive", path, False),
+    )
+
+
+def _twin_rows(c: Compiler, node: Any, path: Path) -> tuple[TwinRow, ...]:
+    node, path = c.resolve(node, path)
+    if not isinstance(node, list):
+        raise c.error(path, "twins: is a list of {won_with: SET, trick_has: [SET, …], value: N}")
+    rows = []
+    for i, row in enumerate(node):
+        where = path + (i,)
+        row = _mapping(c, row, where, {"note"}, {"won_with", "trick_has", "value"}, "a twins row")
+        rows.append(TwinRow(_mask(c, row["won_with"], where + ("won_with",)),
+                            _masks(c, row["trick_has"], where + ("trick_has",)),
+                            _int(c, row, "value", where, 1, 9)))
+    return tuple(rows)
+
+
+def _twins_multiply(c: Compiler, arg: Any, path: Path) -> tuple[str, tuple[BonusRow, ...]]:
+    return "multiply", ()
+
+
+def _twins_add(c: Compiler, arg: Any, path: Path) -> tuple[str, tuple[BonusRow, ...]]:
+    arg, path = c.resolve(arg, path)
+    if not isinstance(arg, list) or not arg:
+        raise c.error(path, "add: is a list of {to: SET, points: N} (first row holding the card)")
+    rows = []
+    for i, row in enumerate(arg):
+        where = path + (i,)
+        row = _mapping(c, row, where, {"note"}, {"to", "points"}, "a twins bonus row")
+        rows.append(BonusRow(_mask(c, row["to"], where + ("to",)),
+                             c.number(row["points"], where + ("points",))))
+    return "add", tuple(rows)
+
+
+TWIN_EFFECTS: dict[str, Callable[[Compiler, Any, Path], tuple[str, tuple[BonusRow, ...]]]] = {
+    "multiply": _twins_multiply,
+    "add": _twins_add,
+}
+
+
+def _twin_effect(c: Compiler, node: Any, path: Path) -> tuple[str, tuple[BonusRow, ...]]:
+    node, path = c.resolve(node, path)
+    if isinstance(node, str):
+        kind, arg = node, None
+    elif isinstance(node, dict) and len(node) == 1:
+        (kind, arg), = node.items()
+    else:
+        raise c.error(path, f"twins: is one of {', '.join(TWIN_EFFECTS)} "
+                            "(add takes a list of {to: SET, points: N})")
+    fn = TWIN_EFFECTS.get(kind)
+    if fn is None:
+        raise c.error(path, f"unknown twins effect {kind!r} (known: {', '.join(TWIN_EFFECTS)})")
+    return fn(c, arg, path + ((kind,) if arg is not None else ()))
+
+
+# ====================================================================== the compiled procedure
+
+
+@dataclass(frozen=True, slots=True)
+class KaiChong:
+    """開沖 as compiled from a ruleset; :meth:`run` plays it for one hand."""
+
+    min_tricks: int
+    anchors: int
+    neighbours: tuple[int, ...]
+    sequence: tuple[int, ...]
+    """Neighbours for the ``connected:`` test of point rows (often the same table)."""
+    first: Callable[[HandState], int]
+    keep_taker: bool
+    rows_to: tuple[tuple[PointRow, ...], ...]
+    """For each card, the point rows whose ``to`` holds it, in table order."""
+    rows: tuple[PointRow, ...]
+    twins: tuple[TwinRow, ...]
+    twin_effect: str
+    bonus: tuple[BonusRow, ...]
+    source: Citation
+
+    # ------------------------------------------------------------------ per hand
+
+    def run(self, st: HandState, result: Any = None) -> list[ChongTake]:
+        """Turn ``stock[1:]`` over, fill ``st.chong*`` and return the takes in order."""
+        taken = [0, 0, 0, 0]
+        order: list[list[int]] = [[], [], [], []]
+        points = [0, 0, 0, 0]
+        eligible = [st.tricks[p] >= self.min_tricks for p in range(4)]
+        out: list[ChongTake] = []
+        if any(eligible):
+            turn = self.first(st)
+            for card in st.stock[1:]:
+                for k in range(4):
+                    p = (turn + k) % 4
+                    if not eligible[p]:
+                        continue
+                    take = self._try(st, p, card, taken[p], order[p], k > 0)
+                    if take is None:
+                        continue
+                    out.append(take)
+                    taken[p] |= 1 << card
+                    order[p].append(card)
+                    points[p] += take.points
+                    if self.keep_taker:
+                        turn = p
+                    break
+        st.chong = [tuple(o) for o in order]
+        st.chong_masks = taken
+        st.chong_points = points
+        return out
+
+    @staticmethod
+    def _component(nb: tuple[int, ...], card: int, mine: int) -> int:
+        """The card and every card of *mine* joined to it through neighbours *nb*."""
+        reach = frontier = 1 << card
+        while frontier:
+            grow = 0
+            for x in _bits(frontier):
+                grow |= nb[x]
+            frontier = grow & mine & ~reach
+            reach |= frontier
+        return reach
+
+    def _try(self, st: HandState, p: int, card: int, taken: int, taken_order: list[int],
+             duo: bool) -> ChongTake | None:
+        suit = SUIT_MASKS[CARD_SUIT[card]]
+        won = st.won[p] & suit
+        mine = won | (taken & suit)
+        if not self.neighbours[card] & mine:
+            return None
+        comp = self._component(self.neighbours, card, mine)
+        if not comp & ((won & self.anchors) | taken):
+            return None  # not linked to a 上桌 賞/肩/百/趣 or a card taken before
+        if self.sequence is not self.neighbours:
+            comp = self._component(self.sequence, card, mine)
+        parts = self._score(st, p, card, won, mine | (1 << card), comp)
+        if not parts:
+            return None
+        total = sum(x.points for x in parts)
+        if self.bonus:
+            twins = self._twins_of_seat(st, p)
+            if twins:
+                for row in self.bonus:
+                    if row.to >> card & 1:
+                        total += row.points * twins
+                        break
+        anchor = self._anchor(st, p, card, mine, taken_order)
+        kind = next((x.kind for x in parts if x.source == anchor),
+                    max(parts, key=lambda x: x.points).kind)
+        return ChongTake(Card(card), SEATS[p], total, kind, Card(anchor), duo, tuple(parts))
+
+    def _score(self, st: HandState, p: int, card: int, won: int, union: int,
+               comp: int) -> list[ChongPart]:
+        rows = self.rows_to[card]
+        parts: list[ChongPart] = []
+        alone_ok: list[bool] = []
+        exclusive: list[bool] = []
+        for s in _bits(won):
+            bit = 1 << s
+            for row in rows:
+                if not row.frm & bit:
+                    continue
+                if row.connected and not comp & bit:
+                    continue
+                if any(not union & m for m in row.needs):
+                    continue
+                if any(not won & m for m in row.with_won):
+                    continue
+                pts = row.points
+                if self.twin_effect == "multiply":
+                    pts *= 1 + self._twins_of_card(st, p, s)
+                parts.append(ChongPart(Card(s), row.kind, pts))
+                alone_ok.append(row.alone)
+                exclusive.append(row.exclusive)
+                break
+        if any(exclusive):
+            parts = [x for x, e in zip(parts, exclusive, strict=True) if e]
+        elif len(parts) == 1 and not alone_ok[0]:
+            return []
+        return parts
+
+    def _twins_of_card(self, st: HandState, p: int, s: int) -> int:
+        """The twins value of the trick the seat won with card *s* (0 when none)."""
+        if not self.twins:
+            return 0
+        order = st.won_order[p]
+        for i, w in enumerate(order):
+            if w == s:
+                trick = st.won_tricks[p][i] & ~(1 << s)
+                for row in self.twins:
+                    if row.won_with >> s & 1 and all(trick & m for m in row.trick_has):
+                        return row.value
+                return 0
+        return 0
+
+    def _twins_of_seat(self, st: HandState, p: int) -> int:
+        return max((self._twins_of_card(st, p, s) for s in st.won_order[p]), default=0)
+
+    def _anchor(self, st: HandState, p: int, card: int, mine: int, taken_order: list[int]) -> int:
+        """The seat's most recent card that is a direct neighbour of *card*."""
+        direct = self.neighbours[card] & mine
+        for x in reversed(taken_order):
+            if direct >> x & 1:
+                return x
+        for x in reversed(st.won_order[p]):
+            if direct >> x & 1:
+                return x
+        return (direct & -direct).bit_length() - 1
+
+
+# ====================================================================== compile
+
+_SPEC_KEYS = {"min_tricks", "anchors", "links", "sequence", "first", "after_take", "twins",
+              "points", "source", "note"}
+_OPTIONAL_KEYS = {"sequence", "twins", "after_take", "note"}
+_SCHEME_KEYS = {"rows", "twins", "source", "note"}
+
+
+def compile_kai_chong(c: Compiler, node: dict[str, Any], path: Path) -> KaiChong:
+    """Compile the ``procedure.kai_chong`` spec (errors name file:line through ``c.error``)."""
+    spec = _mapping(c, node, path, _OPTIONAL_KEYS, _SPEC_KEYS - _OPTIONAL_KEYS,
+                    "procedure.kai_chong")
+    first, first_path = c.resolve(spec["first"], path + ("first",))
+    if first not in FIRST_KINDS:
+        raise c.error(first_path, f"first: is one of {', '.join(FIRST_KINDS)}, not {first!r}")
+    after, after_path = c.resolve(spec.get("after_take", "taker"), path + ("after_take",))
+    if after not in AFTER_TAKE:
+        raise c.error(after_path, f"after_take: is one of {', '.join(AFTER_TAKE)}, not {after!r}")
+    src, src_path = c.resolve(spec["source"], path + ("source",))
+    if not isinstance(src, dict) or not {"ref", "quote"} <= set(src):
+        raise c.error(src_path, "source: is {ref: KEY, quote: TEXT}")
+
+    scheme_node, spath = c.resolve(spec["points"], path + ("points",))
+    scheme = _mapping(c, scheme_node, spath, _SCHEME_KEYS - {"rows"}, {"rows"},
+                      "points (a 開沖 point scheme)")
+    rows_node, rows_path = c.resolve(scheme["rows"], spath + ("rows",))
+    if not isinstance(rows_node, list) or not rows_node:
+        raise c.error(rows_path, "rows: is a non-empty list of point rows "
+                                 "{kind, from, to, points, …}")
+    rows = tuple(_point_row(c, r, rows_path + (i,)) for i, r in enumerate(rows_node))
+    effect, bonus = (_twin_effect(c, scheme["twins"], spath + ("twins",)) if "twins" in scheme
+                     else ("none", ()))
+    twins = _twin_rows(c, spec["twins"], path + ("twins",)) if "twins" in spec else ()
+    if effect != "none" and not twins:
+        raise c.error(spath + ("twins",), "a twins effect needs procedure.kai_chong.twins rows")
+    neighbours = _neighbours(c, spec["links"], path + ("links",))
+    sequence = neighbours
+    if "sequence" in spec:
+        sequence = _neighbours(c, spec["sequence"], path + ("sequence",))
+        if sequence == neighbours:
+            sequence = neighbours  # one table: the component is computed once
+    return KaiChong(
+        min_tricks=_int(c, spec, "min_tricks", path, 0, 8),
+        anchors=_mask(c, spec["anchors"], path + ("anchors",)),
+        neighbours=neighbours,
+        sequence=sequence,
+        first=FIRST_KINDS[first],
+        keep_taker=after == "taker",
+        rows_to=tuple(tuple(r for r in rows if r.to >> card & 1) for card in range(N_CARDS)),
+        rows=rows,
+        twins=twins,
+        twin_effect=effect,
+        bonus=bonus,
+        source=Citation(ref=src["ref"], quote=src["quote"]),
+    )

@@ -1,0 +1,164 @@
+"""Rulesets built on others: qing over app, extends without overrides, options as switches."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+from helpers import E, N, S, W, build, zhu
+from test_feng_golden import DIAO_TABLE, partition_deal
+
+from mahdiao_rules.cards import Card
+from mahdiao_rules.deal import Deal, RecordedTrick, Seat
+from mahdiao_rules.errors import InputError
+from mahdiao_rules.play import play_random
+from mahdiao_rules.ruleset import find_ruleset, load_ruleset
+from mahdiao_rules.settle import settle
+
+TU_ITEMS = {"xiao_tu", "da_huo_bai_tu", "quan_tu_da_huo", "xiao_huo_bai_tu"}
+SMALL_SE_YANG = {"bai_hou_qu", "qu_hou_bai", "mei_nv_can_chan", "xiao_can_chan",
+                 "zhuo_ji_xian_ji", "zhuo_ji_xian_bai"}
+
+
+def random_played(seed: int) -> Deal:
+    rng = random.Random(seed)
+    cards = [Card(c) for c in range(40)]
+    rng.shuffle(cards)
+    deal = Deal(id=f"r{seed}", banker=Seat(rng.randrange(4)),
+                hands=tuple(tuple(cards[8 * i: 8 * i + 8]) for i in range(4)),  # type: ignore[arg-type]
+                stock=tuple(cards[32:]))
+    played = play_random(deal, Seat(rng.randrange(4)), rng)
+    return dataclasses.replace(deal, play=tuple(RecordedTrick(t.lead, t.cards) for t in played.tricks))
+
+
+def test_qing_has_no_tu_and_keeps_the_app_catalogue():
+    app, qing = find_ruleset("app"), find_ruleset("qing")
+    assert TU_ITEMS <= set(app.items)
+    assert not TU_ITEMS & set(qing.items)
+    assert set(qing.items) == set(app.items) - TU_ITEMS - {
+        "qiao_men_da_huo_bai_tu", "qiao_men_quan_tu_da_huo", "qiao_men_xiao_huo_bai_tu"}
+    assert qing.extends == ("app",)
+
+
+def test_qing_shi_pu_drops_the_six_small_se_yang():
+    gu, shi = find_ruleset("qing"), find_ruleset("qing", {"pu": "shi"})
+    assert SMALL_SE_YANG <= set(gu.items)
+    assert set(gu.items) - set(shi.items) == SMALL_SE_YANG
+
+
+def test_qing_tags_what_qing_texts_attest():
+    qing = find_ruleset("qing")
+    attested = {i for i, item in qing.items.items() if item.tags.get("attested_qing")}
+    assert {"bai_ji_yu_bei", "qi_lin_zhong", "tian_nv_san_hua", "kai_chong"} <= attested
+    assert "ba_quan" not in attested
+
+
+def test_da_huo_bai_tu_under_app_is_plain_da_huo_bai_under_qing():
+    wins = [(E, "百老"), (E, "八萬"), (E, "九索"), (S, "七索"), (S, "六索"),
+            (W, "五索"), (W, "四萬"), (N, "三萬")]
+    deal = build(wins, banker=N, stock=["五文"])
+    app, qing = settle(find_ruleset("app"), deal), settle(find_ruleset("qing"), deal)
+    assert {f.item.id for f in app.firings if f.seat == E} >= {"da_huo_bai_tu"}
+    qing_items = {f.item.id for f in qing.firings if f.seat == E}
+    assert "da_huo_bai" in qing_items and not TU_ITEMS & qing_items
+    assert zhu(app, item="da_huo_bai_tu")[N] == -6
+    assert zhu(qing, item="da_huo_bai")[N] == -3
+
+
+@pytest.mark.parametrize(("counts", "diao", "nets_e", "nets_n"), DIAO_TABLE,
+                         ids=["-".join(map(str, row[0])) for row in DIAO_TABLE])
+def test_app_diao_table_in_zhu(counts, diao, nets_e, nets_n):
+    # Digest §4.1 in 注 under app: every value doubled (1 吊 = 2 注).
+    for banker, expected in ((E, nets_e), (N, nets_n)):
+        s = settle(find_ruleset("app"), partition_deal(counts, banker))
+        assert zhu(s, item="diao")[:4] == [2 * x for x in expected]
+
+
+def test_cross_ruleset_example_app():
+    # Digest §4.5, app column: 吊 2 + 大活百突 6 (replaces 大活百; no 賞 pay), 敲門 2: +14/0/0/−14.
+    wins = [(E, "百老"), (E, "八萬"), (E, "九索"), (S, "七索"), (S, "六索"),
+            (W, "五索"), (W, "四萬"), (N, "三萬")]
+    s = settle(find_ruleset("app"), build(wins, banker=N, stock=["五文"]))
+    kai = ["diao", "da_huo_bai", "da_huo_bai_tu", "qiao_men_da_huo_bai_tu"]
+    assert zhu(s, items=kai)[:4] == [14, 0, 0, -14]
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("base", ["feng", "app"])
+def test_extends_without_overrides_settles_like_its_base(tmp_path, base):
+    path = write(tmp_path, "child.yaml", f"id: child\nname: 子\nextends: {base}\n")
+    child, parent = load_ruleset(path), find_ruleset(base)
+    for seed in range(150):
+        deal = random_played(seed)
+        assert settle(child, deal).ledger == settle(parent, deal).ledger
+
+
+@pytest.mark.parametrize(("rs_id", "option", "value", "allowed"), [
+    ("app", "kai_zhu_values", "code",
+     {"quan_tu_da_huo", "xiao_huo_bai_tu", "qiao_men_quan_tu_da_huo", "qiao_men_xiao_huo_bai_tu",
+      "zheng_ben_bai", "da_huo_bai_tu", "da_huo_bai", "qiao_men_da_huo_bai_tu",
+      "qiao_men_da_huo_bai"}),
+    ("app", "fo_chi_jiao", "kai_zhu", {"fo_chi_jiao", "qiao_men_fo_chi_jiao"}),
+    ("feng", "jia_kui_zheng_ben", "exempt", {"jia_kui"}),
+    ("feng", "qi_zhuo", "any_seven", {"ba_zhuo_quan_shou"}),
+])
+def test_toggling_an_option_changes_only_the_items_it_names(rs_id, option, value, allowed):
+    plain, switched = find_ruleset(rs_id), find_ruleset(rs_id, {option: value})
+    for seed in range(300):
+        deal = random_played(seed)
+        a = {(f.item.id, f.seat, f.amount) for f in settle(plain, deal).firings}
+        b = {(f.item.id, f.seat, f.amount) for f in settle(switched, deal).firings}
+        assert {item for item, _, _ in a ^ b} <= allowed
+
+
+def test_override_and_remove_and_conflicts(tmp_path):
+    ok = write(tmp_path, "ok.yaml", """id: variant
+name: 變體
+extends: feng
+remove: [jia_kui]
+options:
+  qi_zhuo: {default: any_seven}
+items:
+  - id: shang
+    override: true
+    name: 賞
+    phase: play
+    channel: kai_zhu
+    zhu: 2
+    per: {won: shang}
+    when: {zheng_ben: true}
+    source: {ref: S2, quote: "賞一注 (doubled for this test)"}
+""")
+    rs = load_ruleset(ok)
+    assert "jia_kui" not in rs.items
+    assert rs.option_values["qi_zhuo"] == "any_seven"
+    assert list(rs.items).index("shang") == list(find_ruleset("feng").items).index("shang")
+
+    clash = write(tmp_path, "clash.yaml", """id: clash
+name: 衝突
+extends: feng
+items:
+  - id: shang
+    name: 賞
+    phase: play
+    channel: kai_zhu
+    zhu: 2
+    source: {ref: S2, quote: "x"}
+""")
+    with pytest.raises(InputError, match=r"already defined at rulesets/feng.yaml:\d+; write override: true"):
+        load_ruleset(clash)
+    dangling = write(tmp_path, "dangling.yaml", "id: d\nname: 缺\nextends: feng\nremove: [da_huo_bai]\n")
+    with pytest.raises(InputError, match="fired: 'da_huo_bai' is not an item or group") as err:
+        load_ruleset(dangling)
+    assert err.value.file == "rulesets/feng.yaml" and err.value.line
+    a = write(tmp_path, "a.yaml", "id: a\nname: 甲\nextends: b.yaml\n")
+    write(tmp_path, "b.yaml", "id: b\nname: 乙\nextends: a.yaml\n")
+    with pytest.raises(InputError, match=r"extends makes a cycle: a.yaml → b.yaml → a.yaml"):
+        load_ruleset(a)
