@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import click
 
-from . import __version__
+from . import __version__, dealcode
 from .deal import SEAT_ALIASES, Deal
 from .dealfile import dump_deals, load_deals, random_deals
 from .errors import InputError, MahdiaoError
@@ -141,21 +141,30 @@ def report_options(fn: F) -> F:
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
               help="Only these deal ids from the file. Repeatable.")
+@click.option("--code", "codes", multiple=True, metavar="CODE",
+              help="Replay the deal with this citable deal code (see `mahdiao code`) instead "
+                   "of a file. Repeatable.")
 @click.option("--svg-dir", metavar="DIR",
               help="Also write each deal's chart (net per seat per ruleset) as DIR/<deal>.svg.")
 @report_options
 @friendly_errors
 def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
-           output: str | None, deal_ids: tuple[str, ...], svg_dir: str | None, lang: str,
-           template_dir: str | None) -> None:
+           output: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...],
+           svg_dir: str | None, lang: str, template_dir: str | None) -> None:
     """Settle each deal of FILE (YAML or JSON) under each ruleset.
 
     Without FILE the bundled example deals are replayed.  A deal's recorded
     tricks are authoritative; a deal without them is played at random from
     the ruleset's own first leader (seeded by the deal id).  With several
     rulesets the report puts them side by side and explains the differences.
+    A deal given by ``--code`` has no recorded play either.
     """
-    deals, shown = _load_deals(file, deal_ids)
+    if codes:
+        if file is not None:
+            raise InputError("give either FILE or --code, not both")
+        deals, shown = [dealcode.decode(c) for c in codes], "--code"
+    else:
+        deals, shown = _load_deals(file, deal_ids)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     _check_settings_targets(settings, chosen)
     rows = [[settle(rs, deal) for rs in chosen] for deal in deals]
@@ -372,5 +381,18 @@ def deal(seed: str, count: int, fmt: str, output: str | None) -> None:
     write_output(dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}"), output)
 
 
+def _register_commands() -> None:
+    """Add the commands that live in modules of their own (they import this module)."""
+    from .cli_history import code, reconstruct
+
+    for command in (reconstruct, code):
+        main.add_command(command)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    # Run the package's module, not this copy, so there is one set of registered commands.
+    from mahdiao_rules.cli import main as package_main
+
+    package_main()
+else:
+    _register_commands()

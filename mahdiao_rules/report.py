@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
+from . import __version__, dealcode
 from .cards import CARD_HANZI
 from .compare import differences
 from .deal import SEAT_HANZI, SEATS, Deal
@@ -77,6 +77,7 @@ def deal_info(deal: Deal) -> dict[str, Any]:
         "title": deal.title,
         "source": deal.source,
         "notes": deal.notes,
+        "code": dealcode.encode(deal),
         "banker": deal.banker.id,
         "hands": {s.id: [CARD_HANZI[c] for c in deal.hands[s]] for s in SEATS},
         "stock": [CARD_HANZI[c] for c in deal.stock],

@@ -1,0 +1,310 @@
+"""``mahdiao reconstruct`` and ``mahdiao code``: partial historical deals and citable deal codes.
+
+Standalone click commands; the main group registers them with
+``main.add_command(reconstruct)`` and ``main.add_command(code)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .cards import CARD_HANZI, cards_of
+from .cli import friendly_errors, parse_settings, write_output
+from .deal import SEAT_ALIASES, SEATS, Seat
+from .dealcode import decode, encode
+from .dealfile import dump_deals, load_deals
+from .errors import InputError
+from .ledger import TICKS_PER_ZHU, format_zhu, json_number
+from .partial import load_partials
+from .reconstruct import METHODS, Reconstruction, RulesetSummary, percent
+from .reconstruct import reconstruct as run_reconstruct
+from .resources import data_dir
+from .ruleset import resolve_rulesets
+from .settle import MIAN_DOU
+
+__all__ = ["code", "reconstruct", "render_text", "to_data"]
+
+HISTORICAL = "historical.yaml"
+
+
+@click.command("reconstruct")
+@click.argument("file", required=False)
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              help="Ruleset id, 'all', or a ruleset YAML path. Repeatable. Default: feng.")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Override a ruleset option for this run. Repeatable.")
+@click.option("--deal", "deal_ids", multiple=True, metavar="ID",
+              help="Only these partial deals of the file. Repeatable.")
+@click.option("-n", "--samples", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Completions to settle; when there are no more than this, all are listed.")
+@click.option("--seed", default="0", show_default=True, help="Seed text for the uniform draws.")
+@click.option("--reading", metavar="ID", help="Only this reading of an either/or (default: all together).")
+@click.option("--banker", metavar="SEAT", help="Choose the banker (椿) among the deal's banker_choices.")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="auto: exact counting when feasible, else rejection sampling.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
+@click.option("--completions", "completions_file", metavar="FILE",
+              help="Also write the completions considered as a deal file (mahdiao replay reads it).")
+@friendly_errors
+def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...],
+                deal_ids: tuple[str, ...],
+                samples: int, seed: str, reading: str | None, banker: str | None, method: str, fmt: str,
+                output: str | None, completions_file: str | None) -> None:
+    """Complete the partial deals of FILE every way the facts allow and compare rulesets on them.
+
+    \b
+    For each partial deal (default file: the bundled historical fixtures):
+    counts the complete deals consistent with it (exactly when feasible),
+    lists them when there are at most --samples, else draws --samples of them
+    uniformly at random, settles each under every ruleset, and reports per
+    ruleset and seat what is certain, the range and the distribution of nets.
+    """
+    if file is None:
+        path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
+    else:
+        path, shown = Path(file), file
+    partials = load_partials(str(path), display_name=shown)
+    if deal_ids:
+        known = {p.id for p in partials}
+        missing = [i for i in deal_ids if i not in known]
+        if missing:
+            raise InputError(f"no partial deal with id {', '.join(map(repr, missing))} "
+                             f"(ids: {', '.join(sorted(known))})", file=shown)
+        partials = [p for p in partials if p.id in set(deal_ids)]
+    seat = None
+    if banker is not None:
+        found = SEAT_ALIASES.get(banker)
+        if found is None:
+            raise InputError(f"--banker {banker!r}: use east, south, west or north")
+        seat = int(found)
+    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
+    ids = {rs.id for rs in chosen}
+    for rs_id in parse_settings(settings):
+        if rs_id not in ids:
+            raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
+                             f"(rulesets: {', '.join(sorted(ids))})")
+    results = [run_reconstruct(p, chosen, samples=samples, seed=seed, reading=reading, banker=seat,
+                               method=method, keep_deals=completions_file is not None) for p in partials]
+    if fmt == "json":
+        text = json.dumps({"input": shown, "rulesets": [rs.id for rs in chosen],
+                           "partial_deals": [to_data(r) for r in results]},
+                          ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = "\n\n".join(render_text(r) for r in results)
+    if completions_file is not None:
+        deals = [d for r in results for d in r.completions]
+        write_output(dump_deals(deals, title=f"completions of {shown} (seed {seed!r})"), completions_file)
+    write_output(text, output)
+
+
+@click.command("code")
+@click.argument("file", required=False)
+@click.option("--deal", "deal_ids", multiple=True, metavar="ID", help="Only these deal ids. Repeatable.")
+@click.option("--decode", "codes", multiple=True, metavar="CODE",
+              help="Print the deal of a code (in the deal-file format) instead. Repeatable.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
+              help="Format of decoded deals.")
+@friendly_errors
+def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fmt: str) -> None:
+    """Print the canonical code of each deal of FILE, or decode codes given with --decode.
+
+    A deal code (18 characters: the banker's letter and 17 base64url digits)
+    names the hands, the stock in order and the banker; the recorded play is
+    not part of it.
+    """
+    if codes:
+        if file is not None:
+            raise InputError("give either FILE (to print codes) or --decode CODE, not both")
+        click.echo(dump_deals([decode(c) for c in codes], fmt=fmt), nl=False)
+        return
+    if file is None:
+        raise InputError("give a deal file (to print its codes) or --decode CODE")
+    deals = load_deals(file)
+    if deal_ids:
+        known = {d.id for d in deals}
+        missing = [i for i in deal_ids if i not in known]
+        if missing:
+            raise InputError(f"no deal with id {', '.join(map(repr, missing))}", file=file)
+        deals = [d for d in deals if d.id in set(deal_ids)]
+    width = max(len(d.id) for d in deals)
+    for d in deals:
+        click.echo(f"{d.id.ljust(width)}  {encode(d)}")
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def _zhu(t: int) -> str:
+    return format_zhu(t, signed=True) if t else "0"
+
+
+def _seat_label(r: Reconstruction, s: int) -> str:
+    name = r.partial.player(s)
+    return f"{Seat(s).id}" + (f" {name}" if name else "")
+
+
+def to_data(r: Reconstruction) -> dict[str, Any]:
+    """The reconstruction as plain data (``--format json``); amounts in 注."""
+    p = r.partial
+    out: dict[str, Any] = {
+        "id": p.id, "title": p.title, "source": p.source,
+        "players": dict(p.players),
+        "bankers": [Seat(b).id for b in r.bankers],
+        "banker_choices": dict(p.banker_choices),
+        "readings": ({str(k): v for k, v in r.reading_counts.items()} if r.readings != [None] else {}),
+        "completions": {
+            "count": r.count, "count_text": None if r.count is None else str(r.count),
+            "exact": r.count is not None,
+            "estimate": r.estimate, "interval_95": list(r.interval) if r.interval else None,
+            "counting": r.counting,
+        },
+        "method": r.method, "considered": r.considered, "exhaustive": r.exhaustive,
+        "proposals": r.proposals, "accepted": r.accepted, "seed": r.seed,
+        "notes": r.notes,
+        "seats": {Seat(s).id: {
+            "player": p.player(s),
+            "tricks": {str(k): v for k, v in sorted(r.tricks[s].items())},
+            "always_held": [CARD_HANZI[c] for c in cards_of(r.always_held[s])],
+            "cards_seen": r.ever_held[s].bit_count(),
+        } for s in SEATS},
+        "face": {CARD_HANZI[c]: n for c, n in sorted(r.face.items())},
+        "results": [],
+    }
+    for summ in r.summaries:
+        res: dict[str, Any] = {"ruleset": summ.ruleset.id, "name": summ.ruleset.name,
+                               "status": dict(summ.status), "basis": summ.basis, "excluded": summ.excluded,
+                               "note": summ.note, "seats": {}}
+        for s in SEATS:
+            seat = summ.seats[s]
+            values = sorted(seat.nets)
+            res["seats"][Seat(s).id] = {
+                "same_in_all": len(values) == 1,
+                "certain": len(values) == 1 and r.exhaustive,
+                "net": json_number(values[0]) if len(values) == 1 else None,
+                "min": json_number(values[0]) if values else None,
+                "max": json_number(values[-1]) if values else None,
+                "mean": _mean(seat.nets),
+                "distribution": [{"net": json_number(v), "count": seat.nets[v]} for v in values],
+                "items": [{"item": item_id, "name": name, "count": n, "in_all": n == summ.basis,
+                           "amounts": [{"amount": json_number(a), "count": k}
+                                       for a, k in sorted(seat.item_amounts[(item_id, name)].items())]}
+                          for (item_id, name), n in sorted(seat.items.items(),
+                                                           key=lambda kv: (-kv[1], kv[0]))],
+            }
+        if len(summ.by_reading) > 1:
+            res["by_reading"] = {str(rid): {Seat(s).id: {"min": json_number(min(cs[s])),
+                                                         "max": json_number(max(cs[s]))} for s in SEATS}
+                                 for rid, cs in summ.by_reading.items()}
+        out["results"].append(res)
+    return out
+
+
+def _mean(c: Counter[int]) -> float | None:
+    n = sum(c.values())
+    if not n:
+        return None
+    return round(sum(v * k for v, k in c.items()) / n / TICKS_PER_ZHU, 4)
+
+
+def render_text(r: Reconstruction) -> str:
+    """A plain-text report: counts and method, what the facts leave open, then per ruleset and seat."""
+    p = r.partial
+    total = r.considered
+    lines: list[str] = [f"{p.title or p.id} — {p.id}"]
+    if p.source:
+        lines.append(f"source: {' '.join(p.source.split())}")
+    banker_text = " or ".join(_seat_label(r, b) for b in r.bankers)
+    lines.append(f"banker (椿): {banker_text}" + (" (each equally likely)" if len(r.bankers) > 1 else ""))
+    for k, why in p.banker_choices.items():
+        if Seat[k.upper()] not in r.bankers:
+            lines.append(f"  other choice: --banker {k}: {why}")
+    if r.readings != [None]:
+        for rid in r.readings:
+            rd = p.reading(rid)  # type: ignore[arg-type]
+            cnt = r.reading_counts.get(rid)
+            shown = f"{cnt:,} completions" if cnt is not None else "count estimated"
+            share = percent(r.reading_share[rid], total)
+            lines.append(f"reading {rid}: {rd.label} — {shown}; {share} of those "
+                         "considered")
+    if r.count is not None:
+        approx = f" (≈ {r.count:.3g})" if r.count >= 10**6 else ""
+        lines.append(f"completions: {r.count:,}{approx}, exact")
+    elif r.estimate is not None and r.interval is not None:
+        lo, hi = r.interval
+        lines.append(f"completions: about {r.estimate:.3g} (95% interval {lo:.3g}–{hi:.3g}), estimated")
+    lines.append(f"counted by: {r.counting}")
+    lines.append(f"considered: {total:,} — {r.method}")
+    if not r.exhaustive and total:
+        lines.append(f"  \"same in all\" below: in all the completions drawn; by the rule of three it fails "
+                     f"in fewer than {300 / total:.2g}% of all completions (95% confidence)")
+    lines.extend(f"note: {n}" for n in r.notes)
+    lines.append("")
+    lines.append("what the facts leave open")
+    for s in SEATS:
+        tricks = ", ".join(f"{k} ({percent(v, total)})" for k, v in sorted(r.tricks[s].items()))
+        held = " ".join(CARD_HANZI[c] for c in cards_of(r.always_held[s]))
+        lines.append(f"  {_seat_label(r, s)}: tricks won {tricks}; holds in every completion: {held or '-'} "
+                     f"({r.ever_held[s].bit_count()} different cards seen in this hand)")
+    faces = ", ".join(f"{CARD_HANZI[c]} {percent(n, total)}"
+                      for c, n in sorted(r.face.items(), key=lambda x: (-x[1], x[0]))[:8])
+    more = f" … ({len(r.face)} different)" if len(r.face) > 8 else ""
+    lines.append(f"  face card 面張: {faces}{more}")
+    for summ in r.summaries:
+        lines.append("")
+        lines.append(f"{summ.ruleset.id} — {summ.ruleset.name}")
+        status = ", ".join(f"{'免斗 (not played)' if k == MIAN_DOU else 'played'} {percent(v, total)}"
+                           for k, v in summ.status.most_common())
+        lines.append(f"  status: {status}")
+        if summ.note:
+            lines.append(f"  note: {summ.note}")
+        basis = summ.basis
+        for s in SEATS:
+            lines.extend(_seat_lines(r, summ, s, basis))
+        if len(summ.by_reading) > 1:
+            for rid, cs in sorted(summ.by_reading.items(), key=lambda kv: str(kv[0])):
+                spans = "; ".join(f"{Seat(s).id} {_span(cs[s])}" for s in SEATS)
+                lines.append(f"  reading {rid}: {spans}")
+    return "\n".join(lines) + "\n"
+
+
+def _span(c: Counter[int]) -> str:
+    lo, hi = min(c), max(c)
+    return _zhu(lo) if lo == hi else f"{_zhu(lo)} … {_zhu(hi)}"
+
+
+def _seat_lines(r: Reconstruction, summ: RulesetSummary, s: int, basis: int) -> list[str]:
+    seat = summ.seats[s]
+    values = sorted(seat.nets)
+    if not values:
+        return []
+    label = _seat_label(r, s)
+    out = []
+    if len(values) == 1:
+        how = "certain (every completion)" if r.exhaustive else f"same in all {basis:,}"
+        out.append(f"  {label}: net {_zhu(values[0])} 注 — {how}")
+    else:
+        dist = ", ".join(f"{_zhu(v)} ({percent(k, basis)})"
+                         for v, k in sorted(seat.nets.items(), key=lambda kv: (-kv[1], kv[0]))[:6])
+        more = f"; {len(values)} values" if len(values) > 6 else ""
+        out.append(f"  {label}: net {_zhu(values[0])} … {_zhu(values[-1])} 注, mean {_mean(seat.nets):+.2f}; "
+                   f"most often {dist}{more}")
+    certain = [f"{name} {_amounts(seat.item_amounts[(i, name)])}"
+               for (i, name), n in sorted(seat.items.items()) if n == basis]
+    maybe = [f"{name} {percent(n, basis)}" for (_i, name), n in
+             sorted(seat.items.items(), key=lambda kv: (-kv[1], kv[0])) if n != basis]
+    if certain:
+        out.append(f"      always: {', '.join(certain)}")
+    if maybe:
+        out.append(f"      sometimes: {', '.join(maybe[:10])}" + (" …" if len(maybe) > 10 else ""))
+    return out
+
+
+def _amounts(c: Counter[int]) -> str:
+    """The amount an item paid its holder (per counterparty), or its range."""
+    return f"({_span(c)})"
