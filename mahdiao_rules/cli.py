@@ -384,8 +384,9 @@ def deal(seed: str, count: int, fmt: str, output: str | None) -> None:
 def _register_commands() -> None:
     """Add the commands that live in modules of their own (they import this module)."""
     from .cli_history import code, reconstruct
+    from .cli_sim import ablate, bench, simulate
 
-    for command in (reconstruct, code):
+    for command in (reconstruct, code, simulate, ablate, bench):
         main.add_command(command)
 
 

@@ -1,0 +1,312 @@
+"""``mahdiao simulate``, ``mahdiao ablate`` and ``mahdiao bench``: Monte Carlo over rulesets.
+
+Register with the main group (cli.py)::
+
+    from .cli_sim import ablate, bench, simulate
+    main.add_command(simulate)
+    main.add_command(ablate)
+    main.add_command(bench)
+
+Only the report goes to stdout; the progress bar goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import click
+from markupsafe import Markup
+
+from .cli import friendly_errors, parse_settings, write_output
+from .errors import InputError
+from .policies import POLICIES
+from .render import environment
+from .ruleset import bundled_ids, find_ruleset, resolve_rulesets
+from .simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
+
+FORMATS = ("text", "json", "md", "html")
+_EXT = {"text": "txt", "md": "md", "html": "html"}
+PROGRESS_MIN = 5000
+"""Show a progress bar (on stderr) from this many deals on, unless told otherwise."""
+
+
+# ====================================================================== rendering
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "—"
+    return f"{float(value):.{digits}f}"
+
+
+def _ci(pair: Sequence[float] | None, scale: float = 1, digits: int = 3) -> str:
+    if not pair:
+        return "—"
+    return f"[{pair[0] * scale:.{digits}f}, {pair[1] * scale:.{digits}f}]"
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
+
+
+def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
+    """An inline ``<svg>`` histogram of the banker's net: one bar per ruleset in each bin."""
+    hist = report["histogram"]
+    bins = hist["bins"]
+    series = hist["series"]
+    counts = [r["histogram"] for r in report["rulesets"]]
+    k = max(1, len(series))
+    peak = max([1, *[c for row in counts for c in row]])
+    bar = max(2.0, min(14.0, 720 / max(1, len(bins) * k)))
+    group = bar * k + 2
+    left, top, bottom = 48, 14, 46
+    width = int(left + group * max(1, len(bins)) + 16)
+    legend_w = sum(len(str(s)) * 8 + 30 for s in series)
+    width = max(width, left + legend_w + 16, 320)
+    total = top + height + bottom + 22
+    step = 10 ** math.floor(math.log10(peak)) if peak >= 10 else 1
+    while peak / step > 6:
+        step *= 2
+    out = [f'<svg class="chart" role="img" width="{width}" height="{total}" '
+           f'viewBox="0 0 {width} {total}" font-size="11" font-family="sans-serif">',
+           "<title>banker net per hand (注)</title>"]
+
+    def y(v: float) -> float:
+        return top + height * (1 - v / peak)
+
+    v = 0
+    while v <= peak:
+        out.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - 8}" y2="{y(v):.1f}" '
+                   f'stroke="{"#333" if v == 0 else "#ddd"}"/>')
+        out.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#555">{v}</text>')
+        v += step
+    label_every = max(1, math.ceil(len(bins) / 16))
+    for i, b in enumerate(bins):
+        x0 = left + i * group + 1
+        for j in range(len(series)):
+            c = counts[j][i] if j < len(counts) else 0
+            if c:
+                tip = escape(f"{series[j]}: [{b['lo']}, {b['hi']}) 注 — {c} deals")
+                out.append(f'<rect x="{x0 + j * bar:.1f}" y="{y(c):.1f}" width="{bar:.1f}" '
+                           f'height="{top + height - y(c):.1f}" fill="{PALETTE[j % len(PALETTE)]}">'
+                           f"<title>{tip}</title></rect>")
+        if i % label_every == 0:
+            out.append(f'<text x="{x0:.1f}" y="{top + height + 14}" fill="#555">'
+                       f'{escape(str(b["lo"]))}</text>')
+    out.append(f'<text x="{left}" y="{top + height + 30}" fill="#555">注 (bin start)</text>')
+    lx = left
+    for j, name in enumerate(series):
+        ly = top + height + bottom
+        out.append(f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" '
+                   f'fill="{PALETTE[j % len(PALETTE)]}"/>')
+        out.append(f'<text x="{lx + 16}" y="{ly}">{escape(str(name))}</text>')
+        lx += len(str(name)) * 8 + 30
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def render(model: dict[str, Any], fmt: str) -> str:
+    """The report in *fmt*: json as is, the others through ``templates/simulate.<ext>.j2``."""
+    if fmt == "json":
+        return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
+    env = environment(None, fmt=fmt)
+    env.filters.update(num=_num, ci=_ci, pct=_pct, item=lambda seq, i: seq[i],
+                       histogram_svg=lambda report: Markup(histogram_svg(report)))
+    return env.get_template(f"simulate.{_EXT[fmt]}.j2").render(report=model, lang="en")
+
+
+# ====================================================================== shared options
+
+
+def _slots(specs: Sequence[str], settings: Sequence[str]) -> list[Slot]:
+    parsed = parse_settings(settings)
+    chosen = resolve_rulesets(specs or ("all",), parsed)  # checks ids, paths and options
+    ids = {rs.id for rs in chosen}
+    for rs_id in parsed:
+        if rs_id not in ids:
+            raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
+                             f"(rulesets: {', '.join(sorted(ids))})")
+    out = []
+    expanded = [name for spec in (specs or ("all",))
+                for name in (bundled_ids() if spec == "all" else [spec])]
+    seen = set()
+    for spec in expanded:
+        rs = find_ruleset(spec)
+        if rs.id in seen:
+            continue
+        seen.add(rs.id)
+        out.append(Slot(spec, tuple(sorted(parsed.get(rs.id, {}).items())), label=rs.id))
+    return out
+
+
+def _jobs(jobs: int) -> int:
+    return jobs if jobs > 0 else (os.cpu_count() or 1)
+
+
+def _run(plan: Plan, jobs: int, deals_out: str | None, progress: bool | None) -> Any:
+    if deals_out is not None:
+        folder = Path(deals_out).parent
+        if not (folder if str(folder) else Path(".")).is_dir():
+            raise InputError("cannot write: the folder does not exist", file=deals_out)
+        if Path(deals_out).is_dir():
+            raise InputError("cannot write: it is a folder; give a file name", file=deals_out)
+    show = progress if progress is not None else plan.n >= PROGRESS_MIN
+    if not show:
+        return run(plan, jobs=jobs, deals_out=deals_out)
+    with click.progressbar(length=plan.n, label="simulating", file=sys.stderr,
+                           show_pos=True, show_eta=True) as bar:
+        return run(plan, jobs=jobs, deals_out=deals_out, progress=bar.update)
+
+
+def _common(fn: Any) -> Any:
+    for option in reversed([
+        click.option("-n", "--count", "n", default=1000, show_default=True,
+                     type=click.IntRange(1, 100_000_000), help="How many deals."),
+        click.option("--seed", default="0", show_default=True,
+                     help="Seed text; deal i is seeded with f'{seed}/{i}', as `mahdiao deal`."),
+        click.option("--policy", type=click.Choice(sorted(POLICIES)), default="heuristic",
+                     show_default=True, help="How the tool plays each hand."),
+        click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(0, 256),
+                     help="Worker processes (0: one per CPU). Results do not depend on it."),
+        click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text",
+                     show_default=True, help="Output format."),
+        click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout."),
+        click.option("--deals-out", metavar="FILE",
+                     help="Also write the exact deals used (deal-file format; .json for JSON)."),
+        click.option("--progress/--no-progress", default=None,
+                     help=f"Progress bar on stderr (default: from {PROGRESS_MIN} deals)."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+# ====================================================================== commands
+
+
+@click.command()
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              help="Ruleset id, 'all' or a ruleset YAML path. Repeatable. Default: all.")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Override a ruleset option for this run. Repeatable.")
+@click.option("--same-play", metavar="RULESET",
+              help="Play each deal once, under this ruleset, and settle that play under every "
+                   "ruleset (isolates scoring differences).")
+@_common
+@friendly_errors
+def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: str | None, n: int,
+             seed: str, policy: str, jobs: int, fmt: str, output: str | None,
+             deals_out: str | None, progress: bool | None) -> None:
+    """Play and settle N random deals under each ruleset and compare them.
+
+    \b
+    The same deals go to every ruleset (common random numbers); each ruleset
+    plays them by its own procedure (first leader, 升代, 免斗) with the chosen
+    policy.  Reports, per ruleset: mean net per hand for the banker and the
+    seats relative to him with standard deviations and 95% intervals, the
+    免斗 rate, how often each rule item and 色樣 fires per 1,000 deals and the
+    distribution of the banker's net; and, per pair of rulesets, paired
+    differences and how often the best seat changes.  Results are the same
+    for any --jobs.
+    """
+    slots = _slots(rulesets, settings)
+    sp = None
+    if same_play is not None:
+        wanted = find_ruleset(same_play).id
+        ids = [s.label for s in slots]
+        if wanted not in ids:
+            raise InputError(f"--same-play {same_play!r} is not among the rulesets of this run "
+                             f"({', '.join(ids)})")
+        sp = ids.index(wanted)
+    plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy, same_play=sp)
+    stats = _run(plan, _jobs(jobs), deals_out, progress)
+    write_output(render(build_model(plan, stats, deals_out=deals_out), fmt), output)
+
+
+@click.command()
+@click.option("-r", "--ruleset", "ruleset", required=True, metavar="ID|PATH",
+              help="The ruleset whose options are switched.")
+@click.option("--options", "options", metavar="A,B,…",
+              help="Only these options (default: every option of the ruleset).")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="The base reading of an option (default: its default). Repeatable.")
+@_common
+@friendly_errors
+def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int, seed: str,
+           policy: str, jobs: int, fmt: str, output: str | None, deals_out: str | None,
+           progress: bool | None) -> None:
+    """Switch each option of a ruleset to each other reading, one at a time, on the same deals,
+    and rank the options by their effect on the banker's mean net and on item frequencies."""
+    base = find_ruleset(ruleset)
+    parsed = parse_settings(settings)
+    for rs_id in parsed:
+        if rs_id != base.id:
+            raise InputError(f"--set names ruleset {rs_id!r}; ablate runs {base.id!r} only")
+    names = [o.strip() for o in options.split(",") if o.strip()] if options else None
+    slots = ablation_slots(ruleset, parsed.get(base.id, {}), names)
+    if len(slots) < 2:
+        raise InputError(f"ruleset {base.id!r} has no option with another reading to switch to")
+    plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy)
+    stats = _run(plan, _jobs(jobs), deals_out, progress)
+    model = ablation_model(plan, stats, build_model(plan, stats, deals_out=deals_out))
+    write_output(render(model, fmt), output)
+
+
+def reference_module() -> Any:
+    """The test suite's reference interpreter, when running from a checkout (else None)."""
+    path = Path(__file__).resolve().parents[1] / "tests" / "reference_interpreter.py"
+    if not path.is_file():
+        return None
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mahdiao_reference_interpreter", path)
+    if spec is None or spec.loader is None:  # pragma: no cover
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_table(rows: Sequence[Any]) -> str:
+    """The benchmark as aligned text: deals per second per ruleset and case."""
+    from .render import text_table
+
+    cases = list(dict.fromkeys(r.what for r in rows))
+    by = {(r.ruleset, r.what): r.per_second for r in rows}
+    table = [["ruleset", *[f"{c}/s" for c in cases]]]
+    if "reference" in cases:
+        table[0].append("compiled ÷ reference")
+    for rid in dict.fromkeys(r.ruleset for r in rows):
+        row = [rid, *[f"{by[(rid, c)]:,.0f}" if (rid, c) in by else "—" for c in cases]]
+        if "reference" in cases and (rid, "reference") in by:
+            row.append(f"{by[(rid, 'settle')] / by[(rid, 'reference')]:.1f}×")
+        table.append(row)
+    return text_table(table, "l" + "r" * (len(table[0]) - 1)) + "\n"
+
+
+@click.command()
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID",
+              help="Rulesets to measure (default: every bundled one).")
+@click.option("-n", "--count", "n", default=2000, show_default=True, type=click.IntRange(10, 10**7))
+@click.option("--repeat", default=3, show_default=True, type=click.IntRange(1, 50),
+              help="Runs per case; the best is reported (the machine may be shared).")
+@click.option("--reference/--no-reference", default=True, show_default=True,
+              help="Also time the test suite's reference interpreter (checkout only).")
+@friendly_errors
+def bench(rulesets: tuple[str, ...], n: int, repeat: int, reference: bool) -> None:
+    """Deals per second on one core (CPU time): settle only, random play + settle,
+    heuristic play + settle — the same code as benchmarks/bench.py."""
+    ids = list(rulesets) or bundled_ids()
+    ref = reference_module() if reference else None
+    rows = benchmark(ids, n=n, repeat=repeat, reference=ref)
+    click.echo(bench_table(rows), nl=False)

@@ -1,0 +1,647 @@
+"""Monte Carlo comparison of rulesets on identical deals: running and statistics, streaming.
+
+Deal *i* of a run is ``random_deals(seed, 1, start=i)`` — it depends only on the
+seed and *i*, so every ruleset gets the same deals (common random numbers) and
+the result does not depend on how the range is split among worker processes.
+Each deal is played by the chosen policy under each ruleset's own procedure
+(:func:`mahdiao_rules.policies.auto_play`; the random policy is seeded with
+``f"{deal.id}/play"`` like ``mahdiao replay``) and settled with
+``settle(..., ledger=False)``; with ``same_play`` it is played once, under that
+ruleset, and the one play is settled under every ruleset (mapped through each
+one's 升代).
+
+Nothing is kept per deal: each chunk of deals adds into integer accumulators
+(sums and sums of squares of exact ticks, counts), chunks are merged in order,
+and the statistics are computed once at the end — exactly, from the integers.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .deal import Deal
+from .dealfile import dump_deals, random_deals
+from .ledger import TICKS_PER_ZHU, json_number
+from .play import PlayResult
+from .policies import POLICIES, auto_play, cross_map, make_policy, translate_play
+from .ruleset import find_ruleset
+from .ruleset.model import Ruleset
+from .settle import MIAN_DOU, settle
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile: intervals are mean ± Z95·sd/√n (n is large)."""
+POSITIONS = (
+    ("banker", "椿家", "the banker (椿/莊)"),
+    ("xia_jia", "下家", "the seat after the banker"),
+    ("dui_jia", "對家", "the seat opposite the banker"),
+    ("shang_jia", "上家", "the seat before the banker"),
+    ("guan_dui", "官堆", "the public pool"),
+)
+"""Accounts relative to the banker, in the order the accumulators keep them."""
+N_ACC = len(POSITIONS)
+
+
+# ====================================================================== plan
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One ruleset of a run: a bundled id or a path, with its option overrides."""
+
+    spec: str
+    overrides: tuple[tuple[str, str], ...] = ()
+    label: str = ""
+
+    def ruleset(self) -> Ruleset:
+        return find_ruleset(self.spec, dict(self.overrides) or None)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run does; everything a worker process needs to do its share."""
+
+    n: int
+    seed: str
+    slots: tuple[Slot, ...]
+    policy: str = "heuristic"
+    same_play: int | None = None
+    """Index of the slot whose play every slot settles, or None (each plays its own)."""
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown policy {self.policy!r}")
+        if self.same_play is not None and not 0 <= self.same_play < len(self.slots):
+            raise ValueError("same_play names no slot of the run")
+
+
+# ====================================================================== accumulators
+
+
+@dataclass
+class SlotStats:
+    """Integer accumulators for one ruleset (ticks; relative positions as in POSITIONS)."""
+
+    n: int = 0
+    sums: list[int] = field(default_factory=lambda: [0] * N_ACC)
+    squares: list[int] = field(default_factory=lambda: [0] * N_ACC)
+    mian_dou: int = 0
+    items: Counter[str] = field(default_factory=Counter)
+    """Item id → number of deals in which it fired (for any seat)."""
+    groups: Counter[str] = field(default_factory=Counter)
+    hist: Counter[int] = field(default_factory=Counter)
+    """Banker net in ticks → number of deals."""
+
+    def merge(self, other: SlotStats) -> None:
+        self.n += other.n
+        for k in range(N_ACC):
+            self.sums[k] += other.sums[k]
+            self.squares[k] += other.squares[k]
+        self.mian_dou += other.mian_dou
+        self.items.update(other.items)
+        self.groups.update(other.groups)
+        self.hist.update(other.hist)
+
+
+@dataclass
+class PairStats:
+    """Paired differences (slot a − slot b) per position, and how often the best seat differs."""
+
+    sums: list[int] = field(default_factory=lambda: [0] * N_ACC)
+    squares: list[int] = field(default_factory=lambda: [0] * N_ACC)
+    best_changed: int = 0
+
+    def merge(self, other: PairStats) -> None:
+        for k in range(N_ACC):
+            self.sums[k] += other.sums[k]
+            self.squares[k] += other.squares[k]
+        self.best_changed += other.best_changed
+
+
+@dataclass
+class Stats:
+    n: int = 0
+    slots: list[SlotStats] = field(default_factory=list)
+    pairs: list[PairStats] = field(default_factory=list)
+    """One per pair (a, b), a < b, in the order of :func:`pair_indexes`."""
+    best_changed_any: int = 0
+
+    @classmethod
+    def empty(cls, k: int) -> Stats:
+        return cls(0, [SlotStats() for _ in range(k)], [PairStats() for _ in pair_indexes(k)])
+
+    def merge(self, other: Stats) -> None:
+        self.n += other.n
+        for a, b in zip(self.slots, other.slots, strict=True):
+            a.merge(b)
+        for a, b in zip(self.pairs, other.pairs, strict=True):
+            a.merge(b)
+        self.best_changed_any += other.best_changed_any
+
+
+def pair_indexes(k: int) -> list[tuple[int, int]]:
+    return [(a, b) for a in range(k) for b in range(a + 1, k)]
+
+
+# ====================================================================== one chunk
+
+
+class Runner:
+    """Compiled rulesets and policies for a plan, built once per process."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.rulesets = [slot.ruleset() for slot in plan.slots]
+        self.policies = [make_policy(plan.policy, rs) for rs in self.rulesets]
+        self.pairs = pair_indexes(len(self.rulesets))
+
+    def plays(self, deal: Deal) -> list[PlayResult]:
+        """The play each slot settles (see the module docstring)."""
+        rss = self.rulesets
+        sp = self.plan.same_play
+        if sp is not None:
+            base = auto_play(rss[sp], deal, self.policies[sp])
+            return [base if k == sp else translate_play(base, cross_map(rss[sp], rs, deal))
+                    for k, rs in enumerate(rss)]
+        out = []
+        state = None
+        for rs, policy in zip(rss, self.policies, strict=True):
+            rng = None
+            if policy.needs_rng:
+                # Every slot replays the same random stream: seeded as `mahdiao replay` seeds it.
+                if state is None:
+                    rng = random.Random(f"{deal.id}/play")
+                    state = rng.getstate()
+                else:
+                    rng = random.Random()
+                    rng.setstate(state)
+            out.append(auto_play(rs, deal, policy, rng))
+        return out
+
+    def nets(self, deal: Deal) -> list[tuple[list[int], str, tuple[Any, ...]]]:
+        """(nets, status, firings) of *deal* under every slot."""
+        return [(s.nets, s.status, s.firings)
+                for s in (settle(rs, deal, play=play, ledger=False)
+                          for rs, play in zip(self.rulesets, self.plays(deal), strict=True))]
+
+    def chunk(self, start: int, count: int) -> Stats:
+        deals = random_deals(self.plan.seed, count, start=start)
+        return self.add(deals)
+
+    def add(self, deals: Sequence[Deal]) -> Stats:
+        k = len(self.rulesets)
+        stats = Stats.empty(k)
+        slots = stats.slots
+        pairs = [(a, b, stats.pairs[i]) for i, (a, b) in enumerate(self.pairs)]
+        for deal in deals:
+            b = int(deal.banker)
+            order = (b, (b + 1) % 4, (b + 2) % 4, (b + 3) % 4, 4)
+            rel_all = []
+            best_all = []
+            for slot, (nets, status, firings) in zip(slots, self.nets(deal), strict=True):
+                rel = [nets[i] for i in order]
+                sums, squares = slot.sums, slot.squares
+                for j in range(N_ACC):
+                    v = rel[j]
+                    sums[j] += v
+                    squares[j] += v * v
+                slot.n += 1
+                if status == MIAN_DOU:
+                    slot.mian_dou += 1
+                if firings:
+                    slot.items.update({f.item.id for f in firings})
+                    groups = {f.item.group for f in firings if f.item.group is not None}
+                    if groups:
+                        slot.groups.update(groups)
+                slot.hist[rel[0]] += 1
+                top = max(nets[0], nets[1], nets[2], nets[3])
+                best_all.append(sum(1 << s for s in range(4) if nets[s] == top))
+                rel_all.append(rel)
+            for a, c, pair in pairs:
+                ra, rc = rel_all[a], rel_all[c]
+                psums, psquares = pair.sums, pair.squares
+                for j in range(N_ACC):
+                    d = ra[j] - rc[j]
+                    psums[j] += d
+                    psquares[j] += d * d
+                if best_all[a] != best_all[c]:
+                    pair.best_changed += 1
+            if k > 1 and any(x != best_all[0] for x in best_all):
+                stats.best_changed_any += 1
+            stats.n += 1
+        return stats
+
+
+_RUNNER: Runner | None = None
+
+
+def _init_worker(plan: Plan) -> None:
+    global _RUNNER
+    _RUNNER = Runner(plan)
+
+
+def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Stats, str | None]:
+    assert _RUNNER is not None
+    deals = random_deals(_RUNNER.plan.seed, count, start=start)
+    text = _deals_text(deals, deals_fmt) if deals_fmt else None
+    return _RUNNER.add(deals), text
+
+
+# ====================================================================== deals out, streamed
+
+_JSON_OPEN = '"deals": [\n'
+_JSON_CLOSE = "\n  ]\n}\n"
+
+
+def _deals_text(deals: Sequence[Deal], fmt: str) -> str:
+    """The deals of one chunk as the body of a ``deals:`` list (no header), in *fmt*."""
+    text = dump_deals(deals, fmt=fmt)
+    if fmt == "yaml":
+        return text[len("deals:\n"):]
+    return text[text.index(_JSON_OPEN) + len(_JSON_OPEN):text.rindex(_JSON_CLOSE)]
+
+
+class DealWriter:
+    """Write a deal file chunk by chunk; the result equals ``dump_deals(all deals)``.
+
+    The text goes to a temporary file beside the target and replaces it only when the
+    run finished (never a half-written file).
+    """
+
+    def __init__(self, path: str, fmt: str, title: str) -> None:
+        import tempfile
+
+        self.path, self.fmt = path, fmt
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                        dir=folder)
+        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        head = dump_deals([], fmt=fmt, title=title)
+        if fmt == "yaml":
+            self.fh.write(head)
+        else:  # '{ … "deals": []' → '{ … "deals": [\n'
+            self.fh.write(head[:head.index('"deals": [')] + _JSON_OPEN)
+        self.first = True
+
+    def write(self, body: str) -> None:
+        if not body:
+            return
+        if not self.first:
+            self.fh.write("\n" if self.fmt == "yaml" else ",\n")
+        self.fh.write(body)
+        self.first = False
+
+    def close(self) -> None:
+        if self.fmt == "json":
+            self.fh.write(_JSON_CLOSE)
+        self.fh.close()
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.tmp, 0o666 & ~umask)
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        self.fh.close()
+        if os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+
+
+def deals_format(path: str) -> str:
+    return "json" if path.lower().endswith(".json") else "yaml"
+
+
+# ====================================================================== running
+
+
+def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, n, size):
+        yield start, min(size, n - start)
+
+
+def chunk_size(n: int, jobs: int) -> int:
+    """Big enough to keep workers busy, small enough to bound memory and show progress."""
+    return max(25, min(1000, -(-n // (jobs * 8))))
+
+
+def run(plan: Plan, *, jobs: int = 1, deals_out: str | None = None,
+        progress: Callable[[int], None] | None = None, title: str | None = None,
+        chunk: int | None = None) -> Stats:
+    """Run *plan*, merging the chunks in order; identical for any *jobs* and *chunk*.
+
+    *progress* is called with the number of deals finished after each chunk;
+    *deals_out* receives the deals in the deal-file format (YAML, or JSON for ``.json``).
+    At most ``2·jobs + 1`` chunks are in flight, so memory does not grow with ``plan.n``.
+    """
+    total = Stats.empty(len(plan.slots))
+    fmt = deals_format(deals_out) if deals_out else None
+    writer = DealWriter(deals_out, fmt, title or f"random deals, seed {plan.seed!r}") \
+        if deals_out and fmt else None
+    size = chunk or chunk_size(plan.n, jobs)
+    try:
+        for stats, text in _results(plan, jobs, size, fmt):
+            total.merge(stats)
+            if writer is not None and text is not None:
+                writer.write(text)
+            if progress is not None:
+                progress(stats.n)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.close()
+    return total
+
+
+def _results(plan: Plan, jobs: int, size: int, fmt: str | None) -> Iterator[tuple[Stats, str | None]]:
+    if jobs <= 1 or plan.n <= size:
+        _init_worker(plan)
+        for start, count in chunks(plan.n, size):
+            yield _work(start, count, fmt)
+        return
+    ctx = multiprocessing.get_context()
+    window = 2 * jobs + 1  # results held at once: bounded whatever n is
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(plan,)) as pool:
+        todo = chunks(plan.n, size)
+        pending: deque[Any] = deque()
+        for start, count in todo:
+            pending.append(pool.apply_async(_work, (start, count, fmt)))
+            if len(pending) >= window:
+                break
+        while pending:
+            result = pending.popleft().get()
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.append(pool.apply_async(_work, (*nxt, fmt)))
+            yield result
+
+
+# ====================================================================== statistics
+
+
+def zhu(ticks: int | Fraction) -> float:
+    return float(Fraction(ticks) / TICKS_PER_ZHU)
+
+
+def describe(n: int, s: int, q: int) -> dict[str, Any]:
+    """Mean, standard deviation and 95% interval in 注 from exact integer sums of ticks.
+
+    The variance is computed exactly, ``(n·Σx² − (Σx)²) / (n(n−1))``, before any float.
+    """
+    if n == 0:
+        return {"n": 0, "mean": None, "sd": None, "ci95": None, "sum": 0}
+    mean = Fraction(s, n * TICKS_PER_ZHU)
+    out: dict[str, Any] = {"n": n, "mean": _r(float(mean)), "sd": None, "ci95": None,
+                           "sum": json_number(s)}
+    if n > 1:
+        var = Fraction(n * q - s * s, n * (n - 1)) / (TICKS_PER_ZHU * TICKS_PER_ZHU)
+        sd = math.sqrt(var)
+        half = Z95 * sd / math.sqrt(n)
+        out["sd"] = _r(sd)
+        out["ci95"] = [_r(float(mean) - half), _r(float(mean) + half)]
+    return out
+
+
+def proportion(k: int, n: int) -> dict[str, Any]:
+    """A share with its 95% Wilson interval."""
+    if n == 0:
+        return {"count": 0, "share": None, "ci95": None}
+    p = k / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return {"count": k, "share": _r(p), "ci95": [_r(max(0.0, centre - half)), _r(min(1.0, centre + half))]}
+
+
+def _r(x: float) -> float:
+    return round(x, 4) + 0.0  # no -0.0 in reports
+
+
+def histogram(hists: Sequence[Counter[int]], max_bins: int = 40) -> dict[str, Any]:
+    """Common bins (in 注) for several distributions of ticks, so they compare side by side."""
+    values = [v for h in hists for v in h]
+    if not values:
+        return {"width": 1, "bins": []}
+    lo, hi = min(values), max(values)
+    span = (hi - lo) / TICKS_PER_ZHU
+    width = Fraction(1, 2)
+    for w in (Fraction(1, 2), 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+        width = Fraction(w)
+        if span / width < max_bins:
+            break
+    wt = int(width * TICKS_PER_ZHU)
+    first = lo // wt
+    last = hi // wt
+    bins = []
+    for i in range(first, last + 1):
+        bins.append({"lo": json_number(i * wt), "hi": json_number((i + 1) * wt),
+                     "counts": [0] * len(hists)})
+    for j, h in enumerate(hists):
+        for v, c in h.items():
+            bins[v // wt - first]["counts"][j] += c
+    return {"width": json_number(wt), "bins": bins}
+
+
+def build_model(plan: Plan, stats: Stats, *, deals_out: str | None = None) -> dict[str, Any]:
+    """The report model of a run: plain data, the same for any number of jobs."""
+    rulesets = [slot.ruleset() for slot in plan.slots]
+    labels = [slot.label or rs.id for slot, rs in zip(plan.slots, rulesets, strict=True)]
+    n = stats.n
+    hist = histogram([s.hist for s in stats.slots])
+    out_rs = []
+    for j, (rs, label, st) in enumerate(zip(rulesets, labels, stats.slots, strict=True)):
+        positions = []
+        for k, (pid, hanzi, gloss) in enumerate(POSITIONS):
+            positions.append({"id": pid, "hanzi": hanzi, "gloss": gloss,
+                              **describe(st.n, st.sums[k], st.squares[k])})
+        items = []
+        for item in rs.items.values():
+            count = st.items.get(item.id, 0)
+            group = rs.groups.get(item.group or "", {})
+            items.append({
+                "id": item.id, "name": item.name, "channel": item.channel, "phase": item.phase,
+                "se_yang": item.channel == "gong_he", "group": item.group,
+                "group_name": group.get("name") if group else None,
+                "concept": item.concept, "count": count, "per_1000": _r(1000 * count / n) if n else None,
+            })
+        groups = [{"id": gid, "name": g.get("name", gid), "count": st.groups.get(gid, 0),
+                   "per_1000": _r(1000 * st.groups.get(gid, 0) / n) if n else None}
+                  for gid, g in rs.groups.items()]
+        out_rs.append({
+            "label": label, "id": rs.id, "name": rs.name, "name_en": rs.name_en,
+            "content_hash": rs.content_hash, "options": dict(rs.option_values),
+            "options_changed": {k: v for k, v in rs.option_values.items()
+                                if v != rs.options[k].default},
+            "n": st.n, "mian_dou": {**proportion(st.mian_dou, st.n),
+                                    "per_1000": _r(1000 * st.mian_dou / n) if n else None},
+            "positions": positions,
+            "items": items,
+            "groups": groups,
+            "banker_net_values": [[json_number(v), c] for v, c in sorted(st.hist.items())],
+            "histogram": [b["counts"][j] for b in hist["bins"]],
+        })
+    pairs = []
+    for (a, b), ps in zip(pair_indexes(len(rulesets)), stats.pairs, strict=True):
+        pairs.append({
+            "a": labels[a], "b": labels[b],
+            "positions": [{"id": pid, "hanzi": hanzi, **describe(n, ps.sums[k], ps.squares[k])}
+                          for k, (pid, hanzi, _g) in enumerate(POSITIONS)],
+            "best_seat_changed": proportion(ps.best_changed, n),
+        })
+    return {
+        "kind": "simulate",
+        "settings": {
+            "n": plan.n, "seed": plan.seed, "policy": plan.policy,
+            "same_play": labels[plan.same_play] if plan.same_play is not None else None,
+            "rulesets": labels, "deals": "random_deals(seed, n): deal i seeded with f'{seed}/{i}'",
+            "deals_out": deals_out,
+            "interval": "95% normal interval: mean ± 1.96·sd/√n; shares: Wilson",
+            "unit": "注",
+        },
+        "n": n,
+        "rulesets": out_rs,
+        "pairs": pairs,
+        "best_seat_changed_any": proportion(stats.best_changed_any, n) if len(rulesets) > 1 else None,
+        "histogram": {"width": hist["width"], "bins": [{"lo": b["lo"], "hi": b["hi"]} for b in hist["bins"]],
+                      "series": labels},
+    }
+
+
+# ====================================================================== ablation
+
+
+def ablation_slots(spec: str, overrides: dict[str, str], options: Sequence[str] | None
+                   ) -> list[Slot]:
+    """The base ruleset, then one slot per (option, other value), one change at a time."""
+    base = find_ruleset(spec, overrides or None)
+    names = list(options) if options else list(base.options)
+    for name in names:
+        if name not in base.options:
+            from .cards import closest_names
+            from .errors import InputError
+
+            hint = closest_names(name, base.options)
+            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+            raise InputError(f"ruleset {base.id!r} has no option {name!r}{extra}; "
+                             f"options: {', '.join(base.options)}")
+    base_ov = tuple(sorted(overrides.items()))
+    slots = [Slot(spec, base_ov, label=base.id)]
+    for name in names:
+        current = base.option_values[name]
+        for value in base.options[name].choices:
+            if value == current:
+                continue
+            ov = dict(overrides)
+            ov[name] = value
+            slots.append(Slot(spec, tuple(sorted(ov.items())), label=f"{name}={value}"))
+    return slots
+
+
+def ablation_model(plan: Plan, stats: Stats, model: dict[str, Any]) -> dict[str, Any]:
+    """Rank the options by their effect on the banker's mean net (paired with the base)."""
+    base = plan.slots[0].ruleset()
+    rows: dict[str, list[dict[str, Any]]] = {}
+    index = {pair: i for i, pair in enumerate(pair_indexes(len(plan.slots)))}
+    base_items = {it["id"]: it for it in model["rulesets"][0]["items"]}
+    for j, slot in enumerate(plan.slots[1:], start=1):
+        name, _, value = slot.label.partition("=")
+        ps = stats.pairs[index[(0, j)]]
+        # pair (0, j) holds base − variant: report variant − base.
+        d = describe(stats.n, -ps.sums[0], ps.squares[0])
+        items = {it["id"]: it for it in model["rulesets"][j]["items"]}
+        changes = []
+        for iid in sorted(set(base_items) | set(items)):
+            before = base_items.get(iid, {}).get("per_1000") or 0.0
+            after = items.get(iid, {}).get("per_1000") or 0.0
+            if after != before:
+                name_ = (items.get(iid) or base_items.get(iid) or {}).get("name", iid)
+                changes.append({"id": iid, "name": name_, "base": before, "variant": after,
+                                "change": _r(after - before)})
+        changes.sort(key=lambda c: (-abs(c["change"]), c["id"]))
+        rows.setdefault(name, []).append({
+            "value": value, "label": slot.label, "banker_diff": d,
+            "best_seat_changed": proportion(ps.best_changed, stats.n),
+            "item_change_total": _r(sum(abs(c["change"]) for c in changes)),
+            "items": changes,
+        })
+    ranking = []
+    for name, alts in rows.items():
+        effect = max(abs(a["banker_diff"]["mean"] or 0.0) for a in alts)
+        items_effect = max(a["item_change_total"] for a in alts)
+        ranking.append({"option": name, "title": base.options[name].title,
+                        "default": base.option_values[name], "effect": _r(effect),
+                        "item_effect": items_effect, "alternatives": alts})
+    ranking.sort(key=lambda r: (-r["effect"], -r["item_effect"], r["option"]))
+    for i, r in enumerate(ranking, start=1):
+        r["rank"] = i
+    model = dict(model)
+    model["kind"] = "ablate"
+    model["ablation"] = {"ruleset": base.id, "name": base.name, "ranking": ranking}
+    return model
+
+
+# ====================================================================== benchmark
+
+
+@dataclass
+class BenchRow:
+    ruleset: str
+    what: str
+    per_second: float
+    runs: list[float]
+
+
+def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, repeat: int = 3,
+              seed: str = "bench", reference: Any = None) -> list[BenchRow]:
+    """Deals per second on one core (CPU time, best of *repeat*) for each ruleset:
+
+    * ``settle`` — settlement of already-played deals (``ledger=False``);
+    * ``random`` — random play + settlement;
+    * ``heuristic`` — heuristic play + settlement;
+    * ``reference`` — when a reference interpreter module is given, its speed on the
+      same played deals (the compiled engine's speed-up is ``settle / reference``).
+    """
+    deals = random_deals(seed, n)
+    rows = []
+    for rid in rulesets:
+        rs = find_ruleset(rid)
+        rand, heur = make_policy("random", rs), make_policy("heuristic", rs)
+        plays = [auto_play(rs, d, rand) for d in deals]
+
+        def settle_only(rs: Ruleset = rs, plays: list[PlayResult] = plays) -> None:
+            for d, p in zip(deals, plays, strict=True):
+                settle(rs, d, play=p, ledger=False)
+
+        def with_policy(policy: Any, rs: Ruleset = rs) -> Callable[[], None]:
+            def go() -> None:
+                for d in deals:
+                    settle(rs, d, play=auto_play(rs, d, policy), ledger=False)
+            return go
+
+        cases: list[tuple[str, Callable[[], None], int]] = [
+            ("settle", settle_only, n), ("random", with_policy(rand), n),
+            ("heuristic", with_policy(heur), n)]
+        if reference is not None:
+            ref = reference.load(rid)
+            m = max(1, n // 10)
+
+            def ref_only(ref: Any = ref, plays: list[PlayResult] = plays, m: int = m) -> None:
+                for d, p in zip(deals[:m], plays[:m], strict=True):
+                    reference.settle_nets(ref, d, p)
+            cases.append(("reference", ref_only, m))
+        for what, fn, count in cases:
+            runs = []
+            for _ in range(repeat):
+                t0 = time.process_time()
+                fn()
+                runs.append(count / max(time.process_time() - t0, 1e-9))
+            rows.append(BenchRow(rid, what, max(runs), runs))
+    return rows
