@@ -122,6 +122,7 @@ def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any]) -> Deal:
     return Deal(
         id=data["id"], banker=banker, hands=hands, stock=stock, play=play,  # type: ignore[arg-type]
         events=events, title=data.get("title"), source=data.get("source"),
+        # int(): the schema's integer admits 3.0; it is at most 10**6, so any such float is exact.
         guan_dui=int(data.get("guan_dui", 0)), notes=data.get("notes"), origin=doc.file,
     )
 
@@ -183,6 +184,8 @@ def _read_event(r: _DealReader, i: int, data: Mapping[str, Any],
     rel = ("events", i)
     seat = r.seat(data["seat"], *rel, "seat")
     trick = data.get("trick")
+    if trick is not None:
+        trick = int(trick)  # JSON Schema's integer admits 4.0, which cannot index the tricks
     n_tricks = N_TRICKS if play is None else len(play)
     if trick is not None and not 1 <= trick <= n_tricks:
         why = "" if play is None else f" (the recorded play has {n_tricks} tricks)"

@@ -175,18 +175,25 @@ def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
     return tuple(cards_of(mask))
 
 
-def _run_step(step: Step, st: HandState, bits: dict[str, int]) -> list[Firing]:
+def _run_step(step: Step, st: HandState, bits: dict[str, int], cand: list[int]) -> list[Firing]:
     """Judge one step for all four seats; a group keeps each seat's best member."""
     out: list[Firing] = []
     won, held, tricks, fired = st.won, st.held, st.tricks, st.fired
     for item in step.items:
+        flag = item.flag
         nw, nh, nf = item.need_won, item.need_held, item.need_fired
         lo, hi, exact, cond = item.min_tricks, item.max_tricks, item.exact, item.condition
-        seats = [p for p in (0, 1, 2, 3)
-                 # Cheap necessary conditions first (compiler._prefilter); the closure only
-                 # when they are not the whole condition.
-                 if won[p] & nw == nw and held[p] & nh == nh and lo <= tricks[p] <= hi
-                 and (not nf or fired[p] & nf) and (exact or cond(st, p))]
+        seats = []
+        for p in (0, 1, 2, 3):
+            # Cheap necessary conditions first (compiler._prefilter); the closure only
+            # when they are not the whole condition.
+            w = won[p]
+            if (not cand[p] & flag or w & nw != nw or held[p] & nh != nh or not lo <= tricks[p] <= hi
+                    or (nf and not fired[p] & nf)):
+                continue
+            if not (exact or cond(st, p)):
+                continue
+            seats.append(p)
         if not seats:
             continue
         const = item.const_amount
@@ -219,8 +226,15 @@ def _run_step(step: Step, st: HandState, bits: dict[str, int]) -> list[Firing]:
 def _run_phase(ruleset: Ruleset, phase: str, st: HandState, books: _Books) -> list[Firing]:
     fired: list[Firing] = []
     bits = ruleset.fired_bits
+    # Items each seat's cards allow (compiler._triggers); steps no seat can trigger are skipped.
+    if st.won_cand is None:
+        st.won_cand = [ruleset.triggers.won_candidates(st.won[p], st.held_cand[p]) for p in range(4)]
+    cand = st.won_cand
+    any_cand = cand[0] | cand[1] | cand[2] | cand[3]
     for step in ruleset.phases[phase]:
-        for f in _run_step(step, st, bits):
+        if not step.mask & any_cand:
+            continue
+        for f in _run_step(step, st, bits, cand):
             fired.append(f)
             books.channel(f)
     return fired
@@ -240,6 +254,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     deal = sheng_dai(ruleset, deal, notes)  # the hand as this ruleset plays it
     st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
     st.sets = [f(st) for f in ruleset.dynamic_sets]
+    st.held_cand = [ruleset.triggers.held_candidates(h) for h in st.held]
     pool_start = deal.guan_dui * TICKS_PER_ZHU
     st.pool = pool_start
     books = _Books(ruleset, st, ledger)
@@ -265,6 +280,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
             notes.append(f"play: no recorded tricks; played at random from {leader.id}'s lead "
                          f"(seed {deal.id!r})")
         st.won = list(result.won_masks)
+        st.won_cand = None  # the won cards changed: the candidates are worked out again
         st.tricks = list(result.trick_counts)
         st.trick_winners = tuple(int(t.winner) for t in result.tricks)
         st.won_order = [tuple(w) for w in result.won]

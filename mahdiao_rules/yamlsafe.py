@@ -12,7 +12,15 @@ text, and only ``true``/``false`` are booleans.
 
 Every problem is an :class:`~mahdiao_rules.errors.InputError` with the file and,
 when known, the line and the key path.  Input size, nesting depth and the
-number of nodes (aliases counted at every use) are bounded by :class:`Limits`.
+number of nodes (aliases counted at every use) are bounded by :class:`Limits`;
+the defaults can be changed with the environment variables ``MAHDIAO_MAX_BYTES``,
+``MAHDIAO_MAX_NODES`` and ``MAHDIAO_MAX_DEPTH``, read once when this module is
+imported (see ``docs/limits.md``).
+
+When PyYAML has its libyaml binding, the events come from libyaml (fast, in C)
+and are composed here in Python, so the same limits apply while composing; on a
+syntax error in a file of moderate size the pure-Python parser is run instead,
+because its messages name the offending character.
 """
 
 from __future__ import annotations
@@ -22,20 +30,34 @@ import math
 import os
 import re
 import stat
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
+
+try:  # PyYAML's binding to libyaml; absent when PyYAML was built without it
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - depends on how PyYAML was installed
+    _CParser = None
 
 from .errors import InputError
 
 __all__ = [
+    "BUILTIN_LIMITS",
     "DEFAULT_LIMITS",
+    "ENV_VARS",
+    "LIMIT_RANGES",
     "Document",
     "Limits",
     "format_path",
+    "limits_from_env",
     "load_file",
     "load_text",
 ]
@@ -53,7 +75,60 @@ class Limits:
     """Most nodes constructed, an aliased node's whole subtree counted at every use."""
 
 
-DEFAULT_LIMITS = Limits()
+BUILTIN_LIMITS = Limits()
+"""The documented defaults, before any environment variable."""
+
+ENV_VARS: dict[str, str] = {
+    "max_bytes": "MAHDIAO_MAX_BYTES",
+    "max_nodes": "MAHDIAO_MAX_NODES",
+    "max_depth": "MAHDIAO_MAX_DEPTH",
+}
+"""Limits field → the environment variable that overrides its default."""
+
+LIMIT_RANGES: dict[str, tuple[int, int]] = {
+    "max_bytes": (1, 1 << 30),
+    "max_nodes": (1, 10_000_000),
+    # Deeper documents would overflow the recursion of the ruleset compiler and of
+    # jsonschema, which are not guarded the way this module's composer is.
+    "max_depth": (1, 200),
+}
+"""The values an environment variable may set, inclusive."""
+
+_ENV_NUMBER = re.compile(r"[0-9]+(?:_[0-9]+)*\Z")
+
+
+def limits_from_env(environ: Mapping[str, str]) -> Limits:
+    """The limits that *environ* asks for (unset or empty variables keep the default).
+
+    A value must be a whole number (``_`` may group digits) within :data:`LIMIT_RANGES`;
+    anything else is an InputError naming the variable.
+    """
+    values: dict[str, int] = {}
+    for name, var in ENV_VARS.items():
+        raw = environ.get(var)
+        if raw is None or not raw.strip():
+            continue
+        low, high = LIMIT_RANGES[name]
+        text = raw.strip()
+        number = int(text) if _ENV_NUMBER.match(text) else None
+        if number is None or not low <= number <= high:
+            raise InputError(f"environment variable {var}={raw!r}: expected a whole number "
+                             f"from {low} to {high:_} (default {getattr(BUILTIN_LIMITS, name):_})")
+        values[name] = number
+    return Limits(**values)
+
+
+def _env_limits() -> tuple[Limits, InputError | None]:
+    try:
+        return limits_from_env(os.environ), None
+    except InputError as exc:
+        # Reported by the first load instead of here: an import must not fail.
+        return BUILTIN_LIMITS, exc
+
+
+DEFAULT_LIMITS, _ENV_ERROR = _env_limits()
+"""The limits every load uses unless given others: the built-in ones, changed by the
+environment variables when this module was imported."""
 
 PathKey = str | int
 
@@ -161,18 +236,14 @@ _FLOAT_RE = re.compile(
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader whose implicit scalar types are YAML 1.2's, with limits checked while composing.
+class _Limited(Composer):
+    """PyYAML's composer, counting nodes and nesting depth as it goes."""
 
-    Only ``compose`` is ever used: PyYAML never constructs Python objects for us.
-    """
+    limits: Limits
+    depth: int
+    composed: int
 
-    # A fresh dict in the class body: add_implicit_resolver then appends to it
-    # instead of to a copy of SafeLoader's YAML 1.1 resolvers.
-    yaml_implicit_resolvers: dict[Any, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
-
-    def __init__(self, stream: str, limits: Limits) -> None:
-        super().__init__(stream)
+    def _start(self, limits: Limits) -> None:
         self.limits = limits
         self.depth = 0
         self.composed = 0
@@ -205,10 +276,43 @@ class _Loader(yaml.SafeLoader):
             raise _too_deep(self.limits, self.peek_event().start_mark.line + 1)
 
 
+class _Loader(_Limited, yaml.SafeLoader):
+    """SafeLoader whose implicit scalar types are YAML 1.2's, with limits checked while composing.
+
+    Only ``compose`` is ever used: PyYAML never constructs Python objects for us.
+    """
+
+    # A fresh dict in the class body: add_implicit_resolver then appends to it
+    # instead of to a copy of SafeLoader's YAML 1.1 resolvers.
+    yaml_implicit_resolvers: dict[Any, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
+
+    def __init__(self, stream: str, limits: Limits) -> None:
+        yaml.SafeLoader.__init__(self, stream)
+        self._start(limits)
+
+
 _Loader.add_implicit_resolver(_NULL, _NULL_RE, None)
 _Loader.add_implicit_resolver(_BOOL, _BOOL_RE, None)
 _Loader.add_implicit_resolver(_INT, _INT_RE, None)
 _Loader.add_implicit_resolver(_FLOAT, _FLOAT_RE, None)
+
+_FastLoader: Any = None
+if _CParser is not None:
+    class _FastLoader(_Limited, _CParser, SafeConstructor, Resolver):  # type: ignore[no-redef]
+        """libyaml's events composed by :class:`_Limited` (so the limits and YAML 1.2 scalars hold)."""
+
+        yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+
+        def __init__(self, stream: str, limits: Limits) -> None:
+            _CParser.__init__(self, stream)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self._start(limits)
+
+_REPARSE_MAX = 64 * 1024
+"""Largest text that PyYAML's own parser (up to 25 µs a character) reads when libyaml is there:
+to word a syntax error, or because the text has tabs.  Bigger texts get libyaml's verdict."""
 
 
 def _too_many_nodes(limits: Limits, line: int | None) -> InputError:
@@ -351,7 +455,8 @@ class _Builder:
         if not isinstance(node, ScalarNode):
             raise self._error(
                 f"a key must be a single value (text or a whole number), not {_node_kind(node)}", node)
-        if node.tag == _STR and node.style is None and node.value == "<<":
+        # A plain scalar's style is None from PyYAML's parser and "" from libyaml's.
+        if node.tag == _STR and not node.style and node.value == "<<":
             raise self._error("merge keys ('<<') are not supported: write the keys out in full", node)
         key = self._scalar(node)
         if isinstance(key, bool) or not isinstance(key, str | int):
@@ -433,13 +538,28 @@ def _describe_scalar(value: Any) -> str:
 # --------------------------------------------------------------------------- loading
 
 
-def load_file(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS,
+def _limits(limits: Limits | None) -> Limits:
+    """*limits*, or the defaults (and then a bad limit variable is reported here, once per load)."""
+    if limits is not None:
+        return limits
+    if _ENV_ERROR is not None:
+        raise _ENV_ERROR
+    return DEFAULT_LIMITS
+
+
+def load_file(path: str | os.PathLike[str], *, limits: Limits | None = None,
               display_name: str | None = None) -> Document:
     """Read and parse the YAML or JSON file at *path* (``.json`` files may fall back to the json module).
 
     *display_name* replaces the path in messages and in :attr:`Document.file`.
+    *limits* defaults to :data:`DEFAULT_LIMITS`.  The size is checked on the file's
+    metadata before it is opened, and at most one byte more than the limit is read.
     """
     name = display_name if display_name is not None else os.fspath(path)
+    try:
+        limits = _limits(limits)
+    except InputError as exc:
+        raise exc.located(file=name) from None
     try:
         info = os.stat(path)
         if stat.S_ISDIR(info.st_mode):
@@ -461,8 +581,12 @@ def load_file(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS,
     return _load(raw, name, limits, is_json=_is_json(os.fspath(path)) or _is_json(name))
 
 
-def load_text(text: str | bytes, file: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
+def load_text(text: str | bytes, file: str, *, limits: Limits | None = None) -> Document:
     """Parse *text* (YAML, or JSON when *file* ends in ``.json``) as if read from *file*."""
+    try:
+        limits = _limits(limits)
+    except InputError as exc:
+        raise exc.located(file=file) from None
     return _load(text, file, limits, is_json=_is_json(file))
 
 
@@ -490,34 +614,113 @@ def _decode(raw: str | bytes, limits: Limits) -> str:
         return raw.removeprefix("\ufeff")
     if len(raw) > limits.max_bytes:
         raise InputError(_too_big(len(raw), limits))
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise InputError("the file is saved as UTF-32; save it as UTF-8 instead", line=1)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("the file is saved as UTF-16; save it as UTF-8 instead", line=1)
+    if b"\x00" in raw[:4]:
+        # YAML text never holds NUL: "a\0:\0" is UTF-16 (or UTF-32) without a byte-order mark.
+        raise InputError("the file looks like UTF-16 or UTF-32 text (it has NUL bytes); "
+                         "save it as UTF-8 instead", line=1)
     try:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputError(f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} here); "
-                         "save it as UTF-8", line=line) from None
+                         f"save it as UTF-8{_legacy_hint(raw)}", line=line) from None
+
+
+def _legacy_hint(raw: bytes) -> str:
+    """A hint when *raw* reads cleanly as a Chinese legacy encoding (as many Windows editors save)."""
+    for codec in ("big5", "gb18030"):
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if re.search("[\u4e00-\u9fff]", text):
+            return " (it looks like Big5 or GBK, which Chinese editors often use)"
+    return ""
+
+
+@contextmanager
+def _stack_room(limits: Limits) -> Iterator[None]:
+    """Enough recursion headroom for a document at the depth limit.
+
+    PyYAML's composer and the builder below recurse about four frames per level;
+    the limit itself is what keeps the recursion bounded.
+    """
+    frame, used = sys._getframe(), 0
+    while frame is not None:
+        frame, used = frame.f_back, used + 1
+    old = sys.getrecursionlimit()
+    needed = used + 8 * limits.max_depth + 200
+    if needed > old:
+        sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if needed > old:
+            sys.setrecursionlimit(old)
+
+
+# Where libyaml and PyYAML's own parser disagree: libyaml accepts tabs as separation
+# space in more places, and a byte-order mark after the start.  Texts with these
+# characters go to PyYAML's parser, as they always did, unless they are big.
+_PARSERS_DIFFER = re.compile("[\t\ufeff]")
+
+
+def _compose(text: str, limits: Limits) -> Node | None:
+    if _FastLoader is not None and (len(text) > _REPARSE_MAX or not _PARSERS_DIFFER.search(text)):
+        try:
+            return yaml.compose(text, Loader=lambda stream: _FastLoader(stream, limits))
+        except yaml.YAMLError:
+            if len(text) > _REPARSE_MAX:
+                raise
+            # Fall through: the pure-Python parser words the same error better
+            # ("found character '\t'" rather than "found character").
+    return yaml.compose(text, Loader=lambda stream: _Loader(stream, limits))
 
 
 def _parse(text: str, file: str, limits: Limits, *, is_json: bool) -> Document:
-    try:
-        root = yaml.compose(text, Loader=lambda stream: _Loader(stream, limits))
-    except yaml.YAMLError as exc:
+    with _stack_room(limits):
+        try:
+            root = _compose(text, limits)
+        except yaml.YAMLError as exc:
+            if is_json:
+                # Valid JSON that PyYAML rejects (tabs, for instance): use the json
+                # module, and report JSON's own error if that fails too.
+                return _parse_json(text, file, limits)
+            raise _yaml_error(exc, text) from None
+        except RecursionError:
+            raise _too_deep(limits, None) from None
+        if root is None:
+            return Document(file, None)
+        try:
+            data, lines = _Builder(limits).build(root)
+        except RecursionError:  # pragma: no cover - _stack_room leaves room for max_depth
+            raise _too_deep(limits, None) from None
         if is_json:
-            # Valid JSON that PyYAML rejects (tabs, for instance): use the json
-            # module, and report JSON's own error if that fails too.
-            return _parse_json(text, file, limits)
-        raise _yaml_error(exc, text) from None
-    except RecursionError:
-        raise _too_deep(limits, None) from None
-    if root is None:
-        return Document(file, None)
-    try:
-        data, lines = _Builder(limits).build(root)
-    except RecursionError:  # only possible when max_depth is above Python's recursion limit
-        raise _too_deep(limits, None) from None
+            _check_json_syntax(text)
     return Document(file, data, lines)
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _check_json_syntax(text: str) -> None:
+    """A ``.json`` file must be JSON, not just YAML that reads the same way.
+
+    YAML also accepts trailing commas, comments, single quotes, unquoted keys and
+    anchors, which other JSON readers refuse.  Called once YAML has read the text
+    within the limits, so the json module's copy is bounded too.
+    """
+    try:
+        json.loads(text, parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"JSON syntax error: {exc.msg}", line=exc.lineno) from None
+    except ValueError as exc:  # NaN or Infinity, or an integer with too many digits
+        raise InputError(f"JSON error: {exc}") from None
 
 
 def _yaml_error(exc: yaml.YAMLError, text: str) -> InputError:
@@ -534,7 +737,8 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> InputError:
             message = f"{context}, {problem}" if problem.startswith("but ") else f"{problem} ({context})"
         else:
             message = problem or context or "invalid YAML"
-        if "'\\t'" in message:
+        if "'\\t'" in message or (mark is not None and "cannot start any token" in message
+                                   and "\t" in _line_text(text, mark.line)):
             message += "; use spaces, not tabs, for indentation"
         return InputError(f"YAML syntax error: {message}", line=mark.line + 1 if mark else None)
     if isinstance(exc, yaml.reader.ReaderError):
@@ -544,6 +748,17 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> InputError:
         return InputError(f"unacceptable character #x{code:04x} (control characters are not allowed)",
                           line=line)
     return InputError(f"YAML error: {exc}")
+
+
+def _line_text(text: str, line: int) -> str:
+    """Line *line* (0-based) of *text*."""
+    start = 0
+    for _ in range(line):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end]
 
 
 def _parse_json(text: str, file: str, limits: Limits) -> Document:
@@ -556,7 +771,7 @@ def _parse_json(text: str, file: str, limits: Limits) -> Document:
         return result
 
     try:
-        data = json.loads(text, object_pairs_hook=no_duplicates)
+        data = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
         raise InputError(f"JSON syntax error: {exc.msg}", line=exc.lineno) from None
     except RecursionError:

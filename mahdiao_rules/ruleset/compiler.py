@@ -28,6 +28,7 @@ from .model import (
     Procedure,
     Ruleset,
     Step,
+    Triggers,
 )
 
 
@@ -90,6 +91,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
     groups = {k: e.node for k, e in m.groups.items()}
     items, phases = _items(c, m, groups)
     _item_tags(m, items, dropped)
+    items, phases, triggers = _triggers(items, phases)
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
 
@@ -113,6 +115,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         he_exempt=he_exempt,
         fines=fines,
         fired_bits=dict(c.known_fired),
+        triggers=triggers,
         set_info={k: {"name": e.node["name"], "gloss": e.node.get("gloss", "")}
                   for k, e in m.sets.items()},
         dai_pei=dai_pei,
@@ -317,6 +320,20 @@ def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
     """
     out: dict[str, Any] = {"need_won": 0, "need_held": 0, "need_fired": 0,
                            "min_tricks": 0, "max_tricks": 8, "exact": True}
+    any_won: list[int] = []   # each mask must meet the won cards
+    any_held: list[int] = []
+    counts: list[tuple[bool, int, int]] = []  # (of won?, mask, at least)
+
+    def const(arg: Any, where: KeyPath) -> int | None:
+        try:
+            expr = c.card_set(arg, where)
+        except InputError:
+            return None  # the compiled condition reports it
+        return expr.mask if expr.constant else None
+
+    def first_card(elem: Any) -> Any:
+        elem, _ = c.resolve(elem, path)
+        return elem["card"] if isinstance(elem, dict) and "card" in elem else elem
 
     def visit(node: Any, path: KeyPath) -> None:
         node, path = c.resolve(node, path)
@@ -349,9 +366,77 @@ def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
                     out["max_tricks"] = min(out["max_tricks"], 1)
                 continue
             out["exact"] = False
+            # Necessary conditions that are not the whole condition: a won (or held) card
+            # from some set, or at least k cards of a set.
+            where = (*path, kind)
+            arg, _ = c.resolve(arg, where)
+            if kind in ("won_any", "first_won", "last_won", "held_any"):
+                m = const(arg, where)
+                if m:
+                    (any_held if kind == "held_any" else any_won).append(m)
+            elif kind == "won_sequence":
+                elems = (arg if isinstance(arg, list)
+                         else arg.get("cards", []) if isinstance(arg, dict) else [])
+                for elem in elems if isinstance(elems, list) else []:
+                    m = const(first_card(elem), where)
+                    if m:
+                        any_won.append(m)
+            elif kind == "four_suits" and isinstance(arg, dict) and arg.get("of", "won") == "won":
+                masks = [const(name, where) for name in arg.get("counts", {})]
+                if masks and all(masks):
+                    union = 0
+                    for m in masks:
+                        union |= m
+                    counts.append((True, union, 4))
+            elif kind == "count" and isinstance(arg, dict) and arg.get("of", "held") in ("won", "held"):
+                low = arg.get("eq", arg.get("min"))
+                m = const(arg.get("in"), where)
+                if m and isinstance(low, int) and not isinstance(low, bool) and low > 0:
+                    counts.append((arg.get("of", "held") == "won", m, low))
 
     visit(node, path)
+    out["need_won_any"] = tuple(any_won)
+    out["need_held_any"] = tuple(any_held)
+    out["need_counts"] = tuple(counts)
     return out
+
+
+def _triggers(items: dict[str, ItemDef], phases: dict[str, tuple[Step, ...]]
+              ) -> tuple[dict[str, ItemDef], dict[str, tuple[Step, ...]], Triggers]:
+    """Index items by the card requirements their prefilters state.
+
+    Each item gets a bit (``flag``).  Every distinct requirement — "won (or
+    held) at least k cards of this set" — lists the items that need it.  Per
+    hand the engine tests each requirement once per seat and strikes the items
+    of the failed ones, so it judges only items a seat's cards allow.
+    """
+    reqs: dict[tuple[bool, int, int], int] = {}
+    all_items = 0
+    flagged: dict[str, ItemDef] = {}
+    for index, item in enumerate(items.values()):
+        flag = 1 << index
+        all_items |= flag
+        needs = [(True, 1 << card, 1) for card in _cards_of(item.need_won)]
+        needs += [(False, 1 << card, 1) for card in _cards_of(item.need_held)]
+        needs += [(True, m, 1) for m in item.need_won_any]
+        needs += [(False, m, 1) for m in item.need_held_any]
+        needs += list(item.need_counts)
+        for need in needs:
+            reqs[need] = reqs.get(need, 0) | flag
+        flagged[item.id] = dataclasses.replace(item, flag=flag)
+    new_phases = {}
+    for phase, steps in phases.items():
+        new_steps = []
+        for step in steps:
+            members = tuple(flagged[i.id] for i in step.items)
+            mask = 0
+            for i in members:
+                mask |= i.flag
+            new_steps.append(dataclasses.replace(step, items=members, mask=mask))
+        new_phases[phase] = tuple(new_steps)
+    won_reqs = tuple((m, k, f) for (of_won, m, k), f in reqs.items() if of_won)
+    held_reqs = tuple((m, k, f) for (of_won, m, k), f in reqs.items() if not of_won)
+    return flagged, new_phases, Triggers(won_reqs, held_reqs, all_items)
 
 
 def _const_amount(c: Compiler, node: Any, path: KeyPath) -> int | None:

@@ -44,14 +44,34 @@ Amount = Callable[["HandState", int], int]
 class HandState:
     """Everything a compiled rule may look at for one hand (mutable, one per replay)."""
 
-    __slots__ = ("banker", "chong", "chong_masks", "chong_points", "fired", "held", "pool",
-                 "sets", "stock", "trick_winners", "tricks", "won", "won_order", "won_tricks")
+    __slots__ = (
+        "banker",
+        "chong",
+        "chong_masks",
+        "chong_points",
+        "fired",
+        "held",
+        "held_cand",
+        "pool",
+        "sets",
+        "stock",
+        "trick_winners",
+        "tricks",
+        "won",
+        "won_cand",
+        "won_order",
+        "won_tricks",
+    )
 
     def __init__(self, banker: int, held: list[int], stock: tuple[int, ...]) -> None:
         self.banker = banker
         self.held = held
         self.stock = stock
         self.won = [0, 0, 0, 0]
+        self.held_cand = [0, 0, 0, 0]
+        self.won_cand: list[int] | None = None
+        """Per seat, the flags of the items its dealt and won cards allow (Triggers)."""
+        """Per seat, the flags of the items its dealt cards allow (Triggers.held_candidates)."""
         self.tricks = [0, 0, 0, 0]
         self.trick_winners: tuple[int, ...] = ()
         self.won_order: list[tuple[int, ...]] = [(), (), (), ()]
@@ -631,29 +651,32 @@ def _count_sequences(st: HandState, p: int, elems: tuple[Matcher, ...], between:
                      at_start: bool, not_at_start: bool) -> int:
     """How many positions in the won order start *elems* (cards of *between* may sit in the gaps)."""
     order = st.won_order[p]
-    tricks = st.won_tricks[p]
     n = len(order)
+    if not n:
+        return 0
+    masks = [(card.value(st), None if has is None else has.value(st)) for card, has in elems]
+    first, first_has = masks[0]
+    tricks = st.won_tricks[p] if any(h is not None for _, h in masks) else ()
     count = 0
-    starts = range(1) if at_start else range(1 if not_at_start else 0, n)
-    for start in starts:
-        j = start
-        ok = True
-        for k, (card, has) in enumerate(elems):
-            while True:
-                if j >= n:
-                    ok = False
-                    break
+    for start in range(1) if at_start else range(1 if not_at_start else 0, n):
+        bit = 1 << order[start]
+        if not bit & first or (first_has is not None and not tricks[start] & ~bit & first_has):
+            continue
+        j = start + 1
+        for card, has in masks[1:]:
+            while j < n:
                 bit = 1 << order[j]
-                if bit & card.value(st) and (has is None or tricks[j] & ~bit & has.value(st)):
+                if bit & card and (has is None or tricks[j] & ~bit & has):
                     break
-                if k == 0 or not bit & between:
-                    ok = False
+                if not bit & between:
+                    j = n
                     break
                 j += 1
-            if not ok:
+            if j >= n:
                 break
             j += 1
-        count += ok
+        else:
+            count += 1
     return count
 
 
