@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from .cards import CARD_HANZI, cards_of
-from .cli import friendly_errors, parse_settings, write_output
+from .cliutil import friendly_errors, parse_settings, write_output
 from .deal import SEAT_ALIASES, SEATS, Seat
 from .dealcode import decode, encode
 from .dealfile import dump_deals, load_deals

@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape
 import click
 from markupsafe import Markup
 
-from .cli import friendly_errors, parse_settings, write_output
+from .cliutil import friendly_errors, parse_settings, write_output
 from .errors import InputError
 from .policies import POLICIES
 from .render import environment

@@ -1,0 +1,91 @@
+"""What every ``mahdiao`` command shares: one-line errors, atomic output, ``--set`` parsing.
+
+Bad input becomes one line on stderr and exit code 2; an output file is
+written only when the whole report rendered (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .errors import InputError, MahdiaoError
+
+EXIT_INPUT = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str) -> None:
+    click.echo(f"mahdiao: error: {message}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+def friendly_errors(fn: F) -> F:
+    """Turn our errors into one clear line and exit 2; never print a traceback."""
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except InputError as e:
+            _fail(str(e))
+        except MahdiaoError as e:
+            _fail(str(e))
+        except KeyboardInterrupt:
+            click.echo("mahdiao: interrupted", err=True)
+            sys.exit(130)
+    return wrapper  # type: ignore[return-value]
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print *text*, or write it to *output* atomically (never a half-written file)."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    target = Path(output)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError("cannot write: the folder does not exist", file=output)
+    if target.is_dir():
+        raise InputError("cannot write: it is a folder; give a file name", file=output)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=output) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        # mkstemp makes the file private (0600); give it the mode a plain open() would.
+        os.chmod(tmp, _new_file_mode())
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=output) from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def parse_settings(values: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``--set feng.diao_settlement=winner_only`` → {"feng": {"diao_settlement": ...}}."""
+    out: dict[str, dict[str, str]] = {}
+    for value in values:
+        key, sep, val = value.partition("=")
+        rs, dot, opt = key.partition(".")
+        if not sep or not dot or not rs or not opt or not val:
+            raise InputError(f"--set {value!r}: write RULESET.OPTION=VALUE, "
+                             "e.g. feng.diao_settlement=winner_only")
+        out.setdefault(rs.strip(), {})[opt.strip()] = val.strip()
+    return out
