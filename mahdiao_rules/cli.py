@@ -160,8 +160,10 @@ def _echo_rulesets() -> None:
     width = max(len(r.id) for r in rows)
     for r in rows:
         extra = f" ({r.name_en})" if r.name_en else ""
-        click.echo(f"{r.id.ljust(width)}  {r.item_count:3d} items  {len(r.options):2d} options  "
-                   f"{r.name}{extra}")
+        he = [i for i in r.items.values() if i.channel == "gong_he"]
+        concepts = len({i.concept for i in he})
+        click.echo(f"{r.id.ljust(width)}  {r.item_count:3d} items ({len(he):3d} 公賀 in {concepts:3d} "
+                   f"concepts)  {len(r.options):2d} options  {r.name}{extra}")
 
 
 @main.command()
