@@ -212,7 +212,8 @@ CARD_ALIASES: dict[str, int] = _aliases()
 
 def closest_names(text: str, names: Iterable[str], n: int = 3) -> list[str]:
     """Up to *n* names close to *text*, best first (for "did you mean")."""
-    pool = list(names)
+    text = str(text)
+    pool = [str(name) for name in names]
     found = difflib.get_close_matches(text, pool, n=n, cutoff=0.6 if text.isascii() else 0.4)
     if not found and not text.isascii():
         # Short hanzi names share few characters; fall back to a common hanzi.

@@ -19,6 +19,7 @@ import click
 from .errors import InputError, MahdiaoError
 
 EXIT_INPUT = 2
+EXIT_INTERNAL = 70
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -40,6 +41,14 @@ def friendly_errors(fn: F) -> F:
         except KeyboardInterrupt:
             click.echo("mahdiao: interrupted", err=True)
             sys.exit(130)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as e:  # a bug: still one line, and the traceback only when asked
+            if os.environ.get("MAHDIAO_DEBUG") == "1":
+                raise
+            click.echo(f"mahdiao: internal error: {type(e).__name__}: {e} (a bug — please report "
+                       "it with the input file; MAHDIAO_DEBUG=1 shows the traceback)", err=True)
+            sys.exit(EXIT_INTERNAL)
     return wrapper  # type: ignore[return-value]
 
 

@@ -253,7 +253,8 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     original = deal
     deal = sheng_dai(ruleset, deal, notes)  # the hand as this ruleset plays it
     st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
-    st.sets = [f(st) for f in ruleset.dynamic_sets]
+    for f in ruleset.dynamic_sets:  # one at a time: a set may be built on an earlier one
+        st.sets.append(f(st))
     st.held_cand = [ruleset.triggers.held_candidates(h) for h in st.held]
     pool_start = deal.guan_dui * TICKS_PER_ZHU
     st.pool = pool_start

@@ -664,9 +664,9 @@ def _stack_room(limits: Limits) -> Iterator[None]:
 
 
 # Where libyaml and PyYAML's own parser disagree: libyaml accepts tabs as separation
-# space in more places, and a byte-order mark after the start.  Texts with these
-# characters go to PyYAML's parser, as they always did, unless they are big.
-_PARSERS_DIFFER = re.compile("[\t\ufeff]")
+# space in more places and a byte-order mark after the start, and reads a bare "!" tag
+# differently.  Texts with these go to PyYAML's parser, as they always did, unless big.
+_PARSERS_DIFFER = re.compile(r"[\t\ufeff]|(?:^|[\s\[{,])!", re.MULTILINE)
 
 
 def _compose(text: str, limits: Limits) -> Node | None:
@@ -737,6 +737,10 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> InputError:
             message = f"{context}, {problem}" if problem.startswith("but ") else f"{problem} ({context})"
         else:
             message = problem or context or "invalid YAML"
+        if "maximum nesting depth" in message:
+            # PyYAML 6.0.4 and later stop deep nesting themselves; say it as we do.
+            return InputError("nested too deeply (more levels than the YAML reader allows)",
+                              line=mark.line + 1 if mark else None)
         if "'\\t'" in message or (mark is not None and "cannot start any token" in message
                                    and "\t" in _line_text(text, mark.line)):
             message += "; use spaces, not tabs, for indentation"

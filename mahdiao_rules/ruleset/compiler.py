@@ -18,6 +18,7 @@ from ..yamlsafe import Document, load_file
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .layers import Entry, KeyPath, Merged, merge, remove_ids
 from .model import (
+    CHANNELS,
     PHASES,
     Citation,
     DaiPeiDef,
@@ -199,7 +200,7 @@ def _options(m: Merged) -> dict[str, OptionDef]:
         if default not in o["choices"]:
             path = (*where.path, "default")
             raise InputError(f"default {default!r} is not one of the choices "
-                             f"({', '.join(o['choices'])})", file=where.doc.file,
+                             f"({', '.join(map(str, o['choices']))})", file=where.doc.file,
                              line=where.doc.line_of(path), place=_fmt(path))
         out[name] = OptionDef(
             name=name,
@@ -251,7 +252,10 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
         phase = spec["phase"]
         if gid is not None and group_phase.setdefault(gid, phase) != phase:
             raise c.error(path + ("phase",), f"all members of group {gid!r} must share one phase")
-        channel, _ = c.resolve(spec["channel"], path + ("channel",))
+        channel, channel_path = c.resolve(spec["channel"], path + ("channel",))
+        if channel not in CHANNELS:
+            raise c.error(channel_path, f"unknown channel {channel!r} "
+                                        f"(channels: {', '.join(CHANNELS)})")
         won_refs: list[SetExpr] = []
         held_refs: list[SetExpr] = []
         with _Tracker(c, won_refs, held_refs):
@@ -467,6 +471,8 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
             return {}, ("procedure", key)
         c.doc = e.doc
         node, path = c.resolve(e.node, e.path)
+        if node is not None and not isinstance(node, dict):
+            raise c.error(path, f"procedure.{key} must be a mapping, got {node!r}")
         return node or {}, path
 
     fl, fl_path = entry("first_lead")
@@ -541,9 +547,14 @@ def _events(c: Compiler, m: Merged) -> tuple[dict[str, FineDef], DaiPeiDef | Non
             requires_card=card, requires_banker=req.get("winner_is_banker", False),
             source=_citation(o["source"]),
         )
+    amounts = {}
+    for key in ("zheng_ben", "not_zheng_ben"):
+        amounts[key] = c.number(dp["amount"][key], (*base, "amount", key))
+        if amounts[key] < 0:
+            raise c.error((*base, "amount", key), f"must be at least 0, got {dp['amount'][key]}")
     dai_pei = DaiPeiDef(
-        zheng_ben=c.number(dp["amount"]["zheng_ben"], (*base, "amount", "zheng_ben")),
-        not_zheng_ben=c.number(dp["amount"]["not_zheng_ben"], (*base, "amount", "not_zheng_ben")),
+        zheng_ben=amounts["zheng_ben"],
+        not_zheng_ben=amounts["not_zheng_ben"],
         source=_citation(dp["source"]),
         offences=offences,
     )
@@ -562,6 +573,8 @@ def _fine_amount(c: Compiler, node: Any, path: tuple[str | int, ...]) -> Any:
         for i, row in enumerate(node[kind]):
             rpath = path + (kind, i)
             t = c.number(row["zhu"], rpath + ("zhu",))
+            if t < 0:
+                raise c.error(rpath + ("zhu",), f"must be at least 0, got {row['zhu']}")
             if kind == "by_card":
                 test = c.card_set(row["in"], rpath + ("in",)) if "in" in row else None
             else:
@@ -583,4 +596,6 @@ def _fine_amount(c: Compiler, node: Any, path: tuple[str | int, ...]) -> Any:
             return 0
         return by_row
     t = c.number(node, path)
+    if t < 0:
+        raise c.error(path, f"a fine is paid by the offender: it must be at least 0, got {node}")
     return lambda st, event: t

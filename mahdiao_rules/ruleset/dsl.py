@@ -544,6 +544,9 @@ def _cond_fired(c: Compiler, arg: Any, path: Path) -> Condition:
     arg, path = c.resolve(arg, path)
     names = arg if isinstance(arg, list) else [arg]
     for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise c.error(path + (i,) if isinstance(arg, list) else path,
+                          f"fired: names an item or group id, not {name!r}")
         if name not in c.known_fired:
             where = path + (i,) if isinstance(arg, list) else path
             hint = closest_names(str(name), c.known_fired)
