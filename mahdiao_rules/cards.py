@@ -253,6 +253,16 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def bits_of(mask: int) -> list[int]:
+    """The card numbers of a mask, lowest (strongest) first, as plain ints (hot paths)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def cards_of(mask: int) -> Iterator[Card]:
     """The cards of a mask, strongest suit and card first."""
     while mask:

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_HANZI, CARD_SUIT, N_CARDS, SUIT_MASKS, Card
+from .cards import CARD_HANZI, CARD_SUIT, N_CARDS, SUIT_MASKS, Card, bits_of
 from .deal import SEATS, Seat
 from .ruleset.dsl import Compiler, HandState, Path
 from .ruleset.model import Citation
@@ -136,13 +136,6 @@ def _int(c: Compiler, node: dict[str, Any], key: str, path: Path, lo: int, hi: i
     return value
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # ====================================================================== links
@@ -160,12 +153,12 @@ def _link_pair(c: Compiler, arg: Any, path: Path) -> list[tuple[int, int]]:
     if not isinstance(arg, list) or len(arg) != 2:
         raise c.error(path, "pair: takes [SET, SET] (e.g. [正賞, 極]: the 賞 and the 極 of a suit)")
     a, b = _mask(c, arg[0], path + (0,)), _mask(c, arg[1], path + (1,))
-    return [(x, y) for x in _bits(a) for y in _bits(b) if x != y and CARD_SUIT[x] == CARD_SUIT[y]]
+    return [(x, y) for x in bits_of(a) for y in bits_of(b) if x != y and CARD_SUIT[x] == CARD_SUIT[y]]
 
 
 def _link_mutual(c: Compiler, arg: Any, path: Path) -> list[tuple[int, int]]:
     """Every two cards of the set (e.g. the 十-suit 錦張: 十字互沖)."""
-    cards = _bits(_mask(c, arg, path))
+    cards = bits_of(_mask(c, arg, path))
     return [(x, y) for i, x in enumerate(cards) for y in cards[i + 1:]]
 
 
@@ -371,7 +364,7 @@ class KaiChong:
         reach = frontier = 1 << card
         while frontier:
             grow = 0
-            for x in _bits(frontier):
+            for x in bits_of(frontier):
                 grow |= nb[x]
             frontier = grow & mine & ~reach
             reach |= frontier
@@ -411,7 +404,7 @@ class KaiChong:
         parts: list[ChongPart] = []
         alone_ok: list[bool] = []
         exclusive: list[bool] = []
-        for s in _bits(won):
+        for s in bits_of(won):
             bit = 1 << s
             for row in rows:
                 if not row.frm & bit:

@@ -68,7 +68,8 @@ def play_trick(number: int, lead: Seat, cards: tuple[Card, ...]) -> PlayedTrick:
     return PlayedTrick(number, lead, cards, tuple(actions), lead.after(best_pos), best)
 
 
-def _result(tricks: list[PlayedTrick], recorded: bool) -> PlayResult:
+def result_of(tricks: list[PlayedTrick], recorded: bool = False) -> PlayResult:
+    """The PlayResult of eight played tricks: who won which cards, in winning order."""
     won: list[list[Card]] = [[], [], [], []]
     for trick in tricks:
         won[trick.winner].append(trick.winning_card)
@@ -95,7 +96,7 @@ def replay_recorded(deal: Deal) -> PlayResult:
             file=deal.origin, place="play",
         )
     tricks = [play_trick(i + 1, t.lead, t.cards) for i, t in enumerate(deal.play)]
-    return _result(tricks, recorded=True)
+    return result_of(tricks, recorded=True)
 
 
 def play_random(deal: Deal, first_leader: Seat, rng: random.Random) -> PlayResult:
@@ -115,4 +116,4 @@ def play_random(deal: Deal, first_leader: Seat, rng: random.Random) -> PlayResul
         trick = play_trick(number, lead, tuple(cards))
         tricks.append(trick)
         lead = trick.winner
-    return _result(tricks, recorded=False)
+    return result_of(tricks, recorded=False)

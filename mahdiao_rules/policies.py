@@ -43,7 +43,7 @@ from .cards import (
     parse_card,
 )
 from .deal import SEATS, Deal, Seat
-from .play import PlayedTrick, PlayResult, play_random, play_trick
+from .play import PlayedTrick, PlayResult, play_random, play_trick, result_of
 from .ruleset.dsl import HandState
 from .ruleset.model import Ruleset
 from .settle import Settlement, first_leader, settle, sheng_dai
@@ -79,24 +79,6 @@ class Policy(Protocol):
 
 
 # ====================================================================== shared helpers
-
-
-def result_of(tricks: list[PlayedTrick]) -> PlayResult:
-    """The PlayResult of eight played tricks, built exactly as the trick engine builds it."""
-    won: list[list[Card]] = [[], [], [], []]
-    for trick in tricks:
-        won[trick.winner].append(trick.winning_card)
-    masks = [0, 0, 0, 0]
-    for seat in range(4):
-        for c in won[seat]:
-            masks[seat] |= 1 << c
-    return PlayResult(
-        tricks=tuple(tricks),
-        won=tuple(tuple(w) for w in won),
-        won_masks=(masks[0], masks[1], masks[2], masks[3]),
-        trick_counts=(len(won[0]), len(won[1]), len(won[2]), len(won[3])),
-        recorded=False,
-    )
 
 
 def _weakest(mask: int) -> int:

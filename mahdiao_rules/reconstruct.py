@@ -42,7 +42,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_HANZI, CARD_SUIT, Card
+from .cards import CARD_HANZI, CARD_SUIT, Card, bits_of
 from .deal import SEATS, Deal, Event, RecordedTrick, Seat
 from .dealcode import encode
 from .errors import InputError
@@ -246,17 +246,10 @@ def _classes(cons: Constraints, *, fine: bool) -> list[_Class]:
     return out
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _pick(rng: random.Random, mask: int) -> int:
-    bits = _bits(mask)
+    bits = bits_of(mask)
     return bits[rng.randrange(len(bits))]
 
 
@@ -405,7 +398,7 @@ class ExactCounter:
                 above, below = 0, mem
             if above:
                 if p < 3 and self._rank_matters(ci, k, leader, p + 1):
-                    out.extend((c, 1, 0, True) for c in _bits(above))
+                    out.extend((c, 1, 0, True) for c in bits_of(above))
                 else:
                     out.append(((above & -above).bit_length() - 1, above.bit_count(), above, True))
             if below:
@@ -569,7 +562,7 @@ class ExactCounter:
                 yield None
                 return
             for card0, _mult, mem, bb in self._options(state):
-                for card in (_bits(mem) if mem else [card0]):
+                for card in (bits_of(mem) if mem else [card0]):
                     child = self._after(state, card, bb)
                     if child is not None and self._count(child):
                         slots[_slot_of(state[0], state[3])] = card

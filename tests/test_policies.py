@@ -11,7 +11,7 @@ import pytest
 from mahdiao_rules.cards import CARD_HANZI, parse_card
 from mahdiao_rules.deal import SEATS, Seat
 from mahdiao_rules.dealfile import random_deals
-from mahdiao_rules.play import _result, play_random, play_trick
+from mahdiao_rules.play import play_random, play_trick, result_of
 from mahdiao_rules.policies import (
     APP,
     FENG,
@@ -98,7 +98,7 @@ def test_plays_are_legal_and_classified_by_the_trick_engine(rs_id, policy_name):
             assert trick == play_trick(number, lead, trick.cards)
             lead = trick.winner
         assert all(not h for h in hands)
-        assert result == _result(list(result.tricks), recorded=False)
+        assert result == result_of(list(result.tricks), recorded=False)
 
 
 def test_unknown_policy_is_refused():

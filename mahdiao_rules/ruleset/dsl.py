@@ -30,6 +30,7 @@ from ..cards import (
     N_CARDS,
     SUIT_MASKS,
     below,
+    bits_of,
     closest_names,
 )
 from ..errors import InputError
@@ -844,39 +845,24 @@ def _num_run(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
     return lambda st, p: longest_run(src(st, p) & m) * scale
 
 
-def _num_top_cards(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
-    """Cards of the seat's hand that no other hand can beat (八大)."""
-    src = c.source(arg, path)
+def _unmatched_cards(table: tuple[int, ...], what: str) -> Callable[[Compiler, Any, Path, int], Amount]:
+    """Count the seat's cards c for which no other hand holds a card of ``table[c]``."""
+    def compile_(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
+        src = c.source(arg, path)
 
-    def count(st: HandState, p: int) -> int:
-        others = 0
-        for q in range(4):
-            if q != p:
-                others |= st.held[q]
-        return sum(1 for card in _bits(src(st, p)) if not STRONGER[card] & others) * scale
-    return count
-
-
-def _num_bottom_cards(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
-    """Cards of the seat's hand that beat no card of another hand (八小)."""
-    src = c.source(arg, path)
-
-    def count(st: HandState, p: int) -> int:
-        others = 0
-        for q in range(4):
-            if q != p:
-                others |= st.held[q]
-        return sum(1 for card in _bits(src(st, p)) if not WEAKER[card] & others) * scale
-    return count
+        def count(st: HandState, p: int) -> int:
+            others = 0
+            for q in range(4):
+                if q != p:
+                    others |= st.held[q]
+            return sum(1 for card in bits_of(src(st, p)) if not table[card] & others) * scale
+        count.__doc__ = what
+        return count
+    return compile_
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_num_top_cards = _unmatched_cards(STRONGER, "cards no other hand can beat (八大)")
+_num_bottom_cards = _unmatched_cards(WEAKER, "cards that beat no card of another hand (八小)")
 
 
 def _num_sequences(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
