@@ -28,6 +28,7 @@ from .deal import SEAT_ALIASES, Deal
 from .dealfile import dump_deals, load_deals, random_deals
 from .errors import InputError
 from .explain import explain_report
+from .policies import make_policy, settle_auto
 from .render import LANGS, RENDERERS, formats_for, load_labels
 from .report import build_report
 from .resources import data_dir
@@ -75,6 +76,9 @@ def report_options(fn: F) -> F:
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
               help="Only these deal ids from the file. Repeatable.")
+@click.option("--policy", type=click.Choice(["random", "heuristic"]), default="random",
+              show_default=True,
+              help="How a deal without recorded tricks is played (seeded by the deal id).")
 @click.option("--code", "codes", multiple=True, metavar="CODE",
               help="Replay the deal with this citable deal code (see `mahdiao code`) instead "
                    "of a file. Repeatable.")
@@ -83,7 +87,7 @@ def report_options(fn: F) -> F:
 @report_options
 @friendly_errors
 def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
-           output: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...],
+           output: str | None, deal_ids: tuple[str, ...], policy: str, codes: tuple[str, ...],
            svg_dir: str | None, lang: str, template_dir: str | None) -> None:
     """Settle each deal of FILE (YAML or JSON) under each ruleset.
 
@@ -101,7 +105,7 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
         deals, shown = _load_deals(file, deal_ids)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     _check_settings_targets(settings, chosen)
-    rows = [[settle(rs, deal) for rs in chosen] for deal in deals]
+    rows = [[settle_auto(rs, deal, make_policy(policy, rs)) for rs in chosen] for deal in deals]
     report = build_report(deals, chosen, rows, command=_command_line(), input_name=shown)
     text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
     if svg_dir is not None:

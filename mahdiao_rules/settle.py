@@ -276,6 +276,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
                              f"{deal.play[0].lead.id}")
         elif play is not None:
             result = play
+            notes.append(f"play: no recorded tricks; played by the tool from {leader.id}'s lead")
         else:
             result = play_random(deal, leader, rng or random.Random(f"{deal.id}/play"))
             notes.append(f"play: no recorded tricks; played at random from {leader.id}'s lead "
