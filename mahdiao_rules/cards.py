@@ -144,10 +144,6 @@ def card_name(card: int) -> str:
     return CARD_HANZI[card]
 
 
-def card_id(card: int) -> str:
-    return Card(card).id
-
-
 def beats(a: int, b: int) -> bool:
     """True when card *a* captures card *b*: same suit and stronger."""
     return CARD_SUIT[a] == CARD_SUIT[b] and a < b

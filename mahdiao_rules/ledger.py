@@ -13,7 +13,6 @@ from fractions import Fraction
 from typing import Any
 
 from .cards import CARD_HANZI
-from .deal import SEATS, Seat
 
 TICKS_PER_ZHU = 24
 GUAN_DUI = 4
@@ -111,8 +110,3 @@ def matrix(lines: list[Transfer] | tuple[Transfer, ...]) -> list[list[int]]:
     for t in lines:
         m[t.payer][t.payee] += t.amount
     return m
-
-
-def seat_nets(lines: list[Transfer] | tuple[Transfer, ...]) -> dict[Seat, int]:
-    n = nets(lines)
-    return {seat: n[seat] for seat in SEATS}

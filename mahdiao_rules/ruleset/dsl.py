@@ -117,7 +117,6 @@ class Compiler:
     dynamic_sets: list[Callable[[HandState], int]] = field(default_factory=list)
     known_fired: dict[str, int] = field(default_factory=dict)
     """Item and group ids declared so far → their bit in HandState.fired."""
-    options_used: set[str] = field(default_factory=set)
     evidence: tuple[list[SetExpr], list[SetExpr]] | None = None
     """While compiling an item: the sets its condition reads in won / held cards."""
 
@@ -147,7 +146,6 @@ class Compiler:
                 hint = closest_names(str(name), self.options)
                 extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                 raise self.error(path + ("option",), f"unknown option {name!r}{extra}")
-            self.options_used.add(name)
             value = self.options[name]
             cases = node["cases"]
             if value not in cases:
@@ -450,18 +448,13 @@ def _overlap(attr: str) -> Callable[[Compiler, Any, Path], Condition]:
 
 
 def _limits(c: Compiler, arg: Any, path: Path) -> tuple[int, int]:
-    """(lo, hi) of a bounds node, for closures that compare inline (hot paths)."""
-    ok = _bounds(c, arg, path, set())
-    return next(n for n in range(-1, 100) if ok(n)), max(n for n in range(-1, 100) if ok(n))
-
-
-def _bounds(c: Compiler, arg: Any, path: Path, allowed: set[str]) -> Callable[[int], bool]:
+    """(lo, hi) of a bounds node — a number, or {min, max, eq} — compared inline on hot paths."""
     arg, path = c.resolve(arg, path)
     if isinstance(arg, int) and not isinstance(arg, bool):
         arg = {"eq": arg}
     if not isinstance(arg, dict):
         raise c.error(path, "expected a number or {min: N, max: N, eq: N}")
-    unknown = set(arg) - allowed - {"min", "max", "eq"}
+    unknown = set(arg) - {"min", "max", "eq"}
     if unknown:
         raise c.error(path + (sorted(unknown)[0],), f"unknown key {sorted(unknown)[0]!r}")
     lo, hi = arg.get("min"), arg.get("max")
@@ -472,9 +465,12 @@ def _bounds(c: Compiler, arg: Any, path: Path, allowed: set[str]) -> Callable[[i
             raise c.error(path + (key,), f"expected a whole number, got {v!r}")
     if lo is None and hi is None:
         raise c.error(path, "give min, max or eq")
-    lo_ = -1 if lo is None else lo
-    hi_ = 99 if hi is None else hi
-    return lambda n: lo_ <= n <= hi_
+    return (-1 if lo is None else lo), (99 if hi is None else hi)
+
+
+def _bounds(c: Compiler, arg: Any, path: Path) -> Callable[[int], bool]:
+    lo, hi = _limits(c, arg, path)
+    return lambda n: lo <= n <= hi
 
 
 def _cond_count(c: Compiler, arg: Any, path: Path) -> Condition:
@@ -512,7 +508,7 @@ def _cond_suit_count(c: Compiler, arg: Any, path: Path) -> Condition:
 
 
 def _cond_tricks(c: Compiler, arg: Any, path: Path) -> Condition:
-    ok = _bounds(c, arg, path, set())
+    ok = _bounds(c, arg, path)
     return lambda st, p: ok(st.tricks[p])
 
 
@@ -750,7 +746,7 @@ def _cond_suits_having(c: Compiler, arg: Any, path: Path) -> Condition:
         raise c.error(path, "suits_having takes {all_of: [SET, …], of: …, min/max/eq: N}")
     count = _suits_having_counter(c, {k: v for k, v in arg.items() if k in ("all_of", "of")}, path)
     ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")} or {"min": 1},
-                 path, set())
+                 path)
     return lambda st, p: ok(count(st, p))
 
 
@@ -796,7 +792,7 @@ def _cond_value(c: Compiler, arg: Any, path: Path) -> Condition:
     if not isinstance(arg, dict) or "of" not in arg:
         raise c.error(path, "value takes {of: EXPRESSION, min/max/eq: N}")
     fn = c.numeric(arg["of"], path + ("of",), 1)
-    ok = _bounds(c, {k: v for k, v in arg.items() if k != "of"}, path, set())
+    ok = _bounds(c, {k: v for k, v in arg.items() if k != "of"}, path)
     return lambda st, p: ok(fn(st, p))
 
 
