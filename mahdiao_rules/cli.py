@@ -22,6 +22,7 @@ from .cliutil import (
     F,
     friendly_errors,
     parse_settings,
+    pick_by_id,
     write_output,
 )
 from .deal import SEAT_ALIASES, Deal
@@ -120,15 +121,7 @@ def _load_deals(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal], 
         path, shown = data_dir("examples") / "examples.yaml", "examples/examples.yaml"
     else:
         path, shown = Path(file), file
-    deals = load_deals(str(path), display_name=shown)
-    if deal_ids:
-        known = {d.id for d in deals}
-        missing = [i for i in deal_ids if i not in known]
-        if missing:
-            raise InputError(f"no deal with id {', '.join(map(repr, missing))} "
-                             f"(ids: {', '.join(sorted(known))})", file=shown)
-        deals = [d for d in deals if d.id in set(deal_ids)]
-    return deals, shown
+    return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
 
 
 def _write_svgs(folder: str, charts: dict[str, dict[str, Any]], title: str) -> None:

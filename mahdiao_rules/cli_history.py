@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from .cards import CARD_HANZI, cards_of
-from .cliutil import friendly_errors, parse_settings, write_output
+from .cliutil import friendly_errors, parse_settings, pick_by_id, write_output
 from .deal import SEAT_ALIASES, SEATS, Seat
 from .dealcode import decode, encode
 from .dealfile import dump_deals, load_deals
@@ -69,14 +69,8 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
     else:
         path, shown = Path(file), file
-    partials = load_partials(str(path), display_name=shown)
-    if deal_ids:
-        known = {p.id for p in partials}
-        missing = [i for i in deal_ids if i not in known]
-        if missing:
-            raise InputError(f"no partial deal with id {', '.join(map(repr, missing))} "
-                             f"(ids: {', '.join(sorted(known))})", file=shown)
-        partials = [p for p in partials if p.id in set(deal_ids)]
+    partials = pick_by_id(load_partials(str(path), display_name=shown), deal_ids, "partial deal",
+                          shown)
     seat = None
     if banker is not None:
         found = SEAT_ALIASES.get(banker)
@@ -125,13 +119,7 @@ def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fm
         return
     if file is None:
         raise InputError("give a deal file (to print its codes) or --decode CODE")
-    deals = load_deals(file)
-    if deal_ids:
-        known = {d.id for d in deals}
-        missing = [i for i in deal_ids if i not in known]
-        if missing:
-            raise InputError(f"no deal with id {', '.join(map(repr, missing))}", file=file)
-        deals = [d for d in deals if d.id in set(deal_ids)]
+    deals = pick_by_id(load_deals(file), deal_ids, "deal", file)
     width = max(len(d.id) for d in deals)
     for d in deals:
         click.echo(f"{d.id.ljust(width)}  {encode(d)}")

@@ -98,3 +98,17 @@ def parse_settings(values: Sequence[str]) -> dict[str, dict[str, str]]:
                              "e.g. feng.diao_settlement=winner_only")
         out.setdefault(rs.strip(), {})[opt.strip()] = val.strip()
     return out
+
+
+def pick_by_id(entries: Sequence[Any], ids: Sequence[str], what: str, shown: str) -> list[Any]:
+    """The entries whose ``id`` is in *ids* (all of them when *ids* is empty); an unknown id
+    is an error listing the known ones."""
+    if not ids:
+        return list(entries)
+    known = {e.id for e in entries}
+    missing = [i for i in ids if i not in known]
+    if missing:
+        raise InputError(f"no {what} with id {', '.join(map(repr, missing))} "
+                         f"(ids: {', '.join(sorted(known))})", file=shown)
+    wanted = set(ids)
+    return [e for e in entries if e.id in wanted]

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_helpers import KEEP, error_line, invoke
+from click.testing import Result
 
-from mahdiao_rules.cli import main
 from mahdiao_rules.dealfile import load_deals
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 
@@ -38,19 +38,6 @@ EXAMPLES = ROOT / "examples" / "examples.yaml"
 FENG = ROOT / "rulesets" / "feng.yaml"
 SEATS = ("east", "south", "west", "north")
 LEDGER_KEYS = {"payer", "payee", "amount", "item", "name", "source"}
-KEEP = "an earlier report that a failed run must leave alone\n"
-
-
-def _runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click 8.1
-    except TypeError:
-        return CliRunner()  # click >= 8.2 keeps stdout and stderr apart by itself
-
-
-def invoke(*args: str) -> Result:
-    """Run ``mahdiao ARGS`` in-process; an exception escaping the CLI fails the test."""
-    return _runner().invoke(main, list(args), catch_exceptions=False)
 
 
 def ok(*args: str) -> Result:
@@ -62,17 +49,6 @@ def ok(*args: str) -> Result:
 
 def replay_json(*args: str) -> dict:
     return json.loads(ok("replay", "--format", "json", *args).stdout)
-
-
-def error_line(result: Result) -> str:
-    """The one error line of a failed run (exit 2, nothing on stdout, no traceback)."""
-    assert "Traceback" not in result.stdout + result.stderr
-    assert result.exit_code == 2, result.stdout + result.stderr
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and result.stderr.endswith("\n"), result.stderr
-    assert lines[0].startswith("mahdiao: error: ")
-    return lines[0]
 
 
 def example_ids() -> list[str]:

@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_helpers import KEEP, error_line, invoke
 from helpers import E, N, S, W, build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mahdiao_rules import yamlsafe
-from mahdiao_rules.cli import main
 from mahdiao_rules.deal import SEATS, Seat
 from mahdiao_rules.dealfile import dump_deals, load_deals, parse_deals, random_deal
 from mahdiao_rules.errors import InputError
@@ -49,29 +48,6 @@ from mahdiao_rules.yamlsafe import (
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 BAD = TESTS / "bad"
-KEEP = "an earlier report that a failed run must leave alone\n"
-
-
-def _runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click 8.1
-    except TypeError:
-        return CliRunner()  # click >= 8.2 keeps stdout and stderr apart by itself
-
-
-def invoke(*args: str) -> Result:
-    """``mahdiao ARGS`` in-process; an exception escaping the CLI fails the test."""
-    return _runner().invoke(main, list(args), catch_exceptions=False)
-
-
-def error_line(result: Result) -> str:
-    """The one error line of a failed run: exit 2, nothing on stdout, no traceback."""
-    assert "Traceback" not in result.stdout + result.stderr
-    assert result.exit_code == 2, result.stdout + result.stderr
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mahdiao: error: "), result.stderr
-    return lines[0]
 
 
 def run_module(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
