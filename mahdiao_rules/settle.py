@@ -286,7 +286,8 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
         st.tricks = list(result.trick_counts)
         st.trick_winners = tuple(int(t.winner) for t in result.tricks)
         st.won_order = [tuple(w) for w in result.won]
-        st.won_tricks = _won_trick_masks(result)
+        if ruleset.needs_trick_masks:  # only trick_has: patterns and 開沖 read them
+            st.won_tricks = _won_trick_masks(result)
         if ruleset.procedure.kai_chong is not None:
             chong = tuple(ruleset.procedure.kai_chong.run(st, result))
         firings += _run_phase(ruleset, "play", st, books)

@@ -117,6 +117,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         fines=fines,
         fired_bits=dict(c.known_fired),
         triggers=triggers,
+        needs_trick_masks=c.uses_trick_masks or procedure.kai_chong is not None,
         set_info={k: {"name": e.node["name"], "gloss": e.node.get("gloss", "")}
                   for k, e in m.sets.items()},
         dai_pei=dai_pei,

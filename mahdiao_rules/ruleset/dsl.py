@@ -117,6 +117,8 @@ class Compiler:
     dynamic_sets: list[Callable[[HandState], int]] = field(default_factory=list)
     known_fired: dict[str, int] = field(default_factory=dict)
     """Item and group ids declared so far → their bit in HandState.fired."""
+    uses_trick_masks: bool = False
+    """Some condition reads whole won tricks (trick_has:), so the engine must keep them."""
     evidence: tuple[list[SetExpr], list[SetExpr]] | None = None
     """While compiling an item: the sets its condition reads in won / held cards."""
 
@@ -640,6 +642,7 @@ def _matchers(c: Compiler, items: list[Any], path: Path) -> tuple[Matcher, ...]:
                                      f"{sorted(unknown)[0]!r}")
             card = c.card_set(elem["card"], epath + ("card",))
             has = c.card_set(elem["trick_has"], epath + ("trick_has",)) if "trick_has" in elem else None
+            c.uses_trick_masks |= has is not None
             out.append((card, has))
         else:
             out.append((c.card_set(elem, epath), None))

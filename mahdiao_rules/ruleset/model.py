@@ -209,6 +209,8 @@ class Ruleset:
     fired_bits: dict[str, int] = field(default_factory=dict)
     """Item and group id → its bit in HandState.fired."""
     triggers: Triggers | None = None
+    needs_trick_masks: bool = False
+    """Whether settlement must record each won trick's cards (HandState.won_tricks)."""
 
     @property
     def item_count(self) -> int:
