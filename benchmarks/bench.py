@@ -29,11 +29,11 @@ import sys
 import time
 from pathlib import Path
 
-from mahdiao_rules.cli_sim import bench_table, render
-from mahdiao_rules.dealfile import random_deals
-from mahdiao_rules.policies import auto_play, make_policy
+from mahdiao_rules.cli.sim import bench_table, render
+from mahdiao_rules.io.dealfile import random_deals
+from mahdiao_rules.play.policies import auto_play, make_policy
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle import settle
+from mahdiao_rules.settle.hand import settle
 from mahdiao_rules.simulate import Plan, Slot, benchmark, build_model, run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ Deal *i* of a run is ``random_deals(seed, 1, start=i)`` — it depends only on t
 seed and *i*, so every ruleset gets the same deals (common random numbers) and
 the result does not depend on how the range is split among worker processes.
 Each deal is played by the chosen policy under each ruleset's own procedure
-(:func:`mahdiao_rules.policies.auto_play`; the random policy is seeded with
+(:func:`mahdiao_rules.play.policies.auto_play`; the random policy is seeded with
 ``f"{deal.id}/play"`` like ``mahdiao replay``) and settled with
 ``settle(..., ledger=False)``; with ``same_play`` it is played once, under that
 ruleset, and the one play is settled under every ruleset (mapped through each
@@ -29,13 +29,13 @@ from fractions import Fraction
 from typing import Any
 
 from .deal import Deal
-from .dealfile import dump_deals, random_deals
-from .ledger import TICKS_PER_ZHU, json_number
-from .play import PlayResult
-from .policies import POLICIES, auto_play, cross_map, make_policy, translate_play
+from .io.dealfile import dump_deals, random_deals
+from .play.policies import POLICIES, auto_play, cross_map, make_policy, translate_play
+from .play.tricks import PlayResult
 from .ruleset import find_ruleset
 from .ruleset.model import Ruleset
-from .settle import MIAN_DOU, settle
+from .settle.hand import MIAN_DOU, settle
+from .settle.ledger import TICKS_PER_ZHU, json_number
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile: intervals are mean ± Z95·sd/√n (n is large)."""

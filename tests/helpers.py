@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mahdiao_rules.cards import JI, SUIT_MASKS, ZHENG_SHANG, Suit, parse_card
-from mahdiao_rules.construct import construct_deal
 from mahdiao_rules.deal import SEATS, Deal, Seat
-from mahdiao_rules.ledger import TICKS_PER_ZHU, Transfer, nets
+from mahdiao_rules.history.construct import construct_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle import Settlement, settle
+from mahdiao_rules.settle.hand import Settlement, settle
+from mahdiao_rules.settle.ledger import TICKS_PER_ZHU, Transfer, nets
 
 E, S, W, N = Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from mahdiao_rules.cards import CARD_ALIASES, CARD_SUIT, CATEGORIES, CATEGORY_ALIASES, N_CARDS
-from mahdiao_rules.resources import data_dir
-from mahdiao_rules.yamlsafe import load_file
+from mahdiao_rules.io.resources import data_dir
+from mahdiao_rules.io.yamlsafe import load_file
 
 TICKS = 24  # ticks per 注, as ledger.py counts
 GUAN_DUI = 4

@@ -15,10 +15,10 @@ import pytest
 from helpers import E, N, S, W, zhu
 
 from mahdiao_rules.cards import Card, parse_card
-from mahdiao_rules.construct import construct_deal
 from mahdiao_rules.deal import Deal
+from mahdiao_rules.history.construct import construct_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle import MIAN_DOU, PLAYED, Settlement, settle
+from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED, Settlement, settle
 
 MIAN_DOU_IDS = [
     "tian_di_jiao_tai", "tian_ren_he_yi", "ji_quan_sheng_tian", "ren_jie_di_ling",

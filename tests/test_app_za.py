@@ -16,10 +16,10 @@ import pytest
 import yaml
 from helpers import E, N, S, W, card, zhu
 
-from mahdiao_rules.construct import construct_deal
 from mahdiao_rules.deal import Deal, Seat
+from mahdiao_rules.history.construct import construct_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle import PLAYED, Settlement, settle
+from mahdiao_rules.settle.hand import PLAYED, Settlement, settle
 
 FRAGMENT = Path(__file__).resolve().parent.parent / "rulesets" / "app" / "za_se_yang.yaml"
 ZA_IDS = [item["id"] for item in yaml.safe_load(FRAGMENT.read_text(encoding="utf-8"))["items"]]

@@ -23,10 +23,10 @@ from mahdiao_rules.cards import (
     cards_of,
     parse_card,
 )
-from mahdiao_rules.construct import construct_deal
 from mahdiao_rules.deal import SEATS, Deal
+from mahdiao_rules.history.construct import construct_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle import PLAYED, Settlement, settle
+from mahdiao_rules.settle.hand import PLAYED, Settlement, settle
 
 GROUP = frozenset(i.id for i in find_ruleset("app").items.values() if i.group == "zheng_se_yang")
 BAI_LAO = 1 << int(parse_card("百老"))

@@ -9,16 +9,16 @@ import pytest
 from helpers import E, N, S, W, card, zhu
 
 from mahdiao_rules.cards import Card, mask_of
-from mahdiao_rules.chong import ChongTake, KaiChong
-from mahdiao_rules.construct import construct_deal
 from mahdiao_rules.deal import SEATS, Deal, Seat
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.ledger import TICKS_PER_ZHU
-from mahdiao_rules.play import play_random
-from mahdiao_rules.resources import data_dir
+from mahdiao_rules.history.construct import construct_deal
+from mahdiao_rules.io.resources import data_dir
+from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset, load_ruleset
 from mahdiao_rules.ruleset.dsl import HandState
-from mahdiao_rules.settle import PLAYED, settle
+from mahdiao_rules.ruleset.kai_chong import ChongTake, KaiChong
+from mahdiao_rules.settle.hand import PLAYED, settle
+from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
 
 UNUSED_FACES = ("五索", "四索", "六索", "四萬", "五文", "六萬")
 

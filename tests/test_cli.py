@@ -28,7 +28,7 @@ import pytest
 from cli_helpers import KEEP, error_line, invoke
 from click.testing import Result
 
-from mahdiao_rules.dealfile import load_deals
+from mahdiao_rules.io.dealfile import load_deals
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 
 TESTS = Path(__file__).resolve().parent
@@ -361,7 +361,7 @@ def test_bad_option(args, fragment, monkeypatch):
 
 def run_module(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", **env}
-    return subprocess.run([sys.executable, "-m", "mahdiao_rules.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "mahdiao_rules", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, encoding="utf-8", timeout=120, check=False)
 
 

@@ -12,14 +12,14 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahdiao_rules import dealcode
 from mahdiao_rules.cards import Card
-from mahdiao_rules.cli_history import code as code_command
+from mahdiao_rules.cli.history import code as code_command
 from mahdiao_rules.deal import Deal, Seat
-from mahdiao_rules.dealcode import ALPHABET, CODE_LENGTH, N_DEALS, N_RANKS, decode, encode, rank, unrank
-from mahdiao_rules.dealfile import load_deals, parse_deals, random_deals
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.yamlsafe import load_text
+from mahdiao_rules.io import dealcode
+from mahdiao_rules.io.dealcode import ALPHABET, CODE_LENGTH, N_DEALS, N_RANKS, decode, encode, rank, unrank
+from mahdiao_rules.io.dealfile import load_deals, parse_deals, random_deals
+from mahdiao_rules.io.yamlsafe import load_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "examples.yaml"
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from mahdiao_rules.cards import Card, card_name, parse_card
 from mahdiao_rules.deal import SEAT_ALIASES, Deal, Event, RecordedTrick, Seat
-from mahdiao_rules.dealfile import (
+from mahdiao_rules.errors import InputError
+from mahdiao_rules.io.dealfile import (
     deal_to_data,
     dump_deals,
     load_deals,
@@ -23,9 +24,8 @@ from mahdiao_rules.dealfile import (
     random_deals,
     trick_winner,
 )
-from mahdiao_rules.errors import InputError
-from mahdiao_rules.resources import schema_path
-from mahdiao_rules.yamlsafe import load_text
+from mahdiao_rules.io.resources import schema_path
+from mahdiao_rules.io.yamlsafe import load_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "examples.yaml"
 

@@ -8,11 +8,11 @@ import pytest
 import yaml
 from helpers import E, N, S, W, build, feng, kai_zhu_total, zhu
 
-from mahdiao_rules import resources
 from mahdiao_rules.deal import Event
+from mahdiao_rules.io import resources
+from mahdiao_rules.io.yamlsafe import load_text
 from mahdiao_rules.ruleset import compile_document
-from mahdiao_rules.settle import MIAN_DOU, PLAYED, settle
-from mahdiao_rules.yamlsafe import load_text
+from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED, settle
 
 # Cards that win tricks in the 吊 table tests: plain 索/萬 cards far from every combo.
 PLAIN = ["七索", "六索", "五索", "四索", "七萬", "四萬", "三萬", "三索"]

@@ -9,7 +9,7 @@ from helpers import E, N, S, W, build, card, feng, kai_zhu_total, zhu
 
 from mahdiao_rules.cards import Card
 from mahdiao_rules.deal import Deal, Event
-from mahdiao_rules.settle import MIAN_DOU, PLAYED
+from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED
 
 
 def fired(s, seat=None):

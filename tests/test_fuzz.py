@@ -37,18 +37,18 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mahdiao_rules import yamlsafe
 from mahdiao_rules.cards import CARD_ALIASES, CATEGORY_ALIASES
 from mahdiao_rules.deal import SEAT_ALIASES, Deal
-from mahdiao_rules.dealfile import load_deals, parse_deals
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.ledger import nets
-from mahdiao_rules.resources import schema_path
+from mahdiao_rules.io import yamlsafe
+from mahdiao_rules.io.dealfile import load_deals, parse_deals
+from mahdiao_rules.io.resources import schema_path
+from mahdiao_rules.io.yamlsafe import Document, load_text
 from mahdiao_rules.ruleset import compile_document, find_ruleset
 from mahdiao_rules.ruleset.dsl import CONDITION_KINDS, NUMERIC_KINDS, SET_KINDS
 from mahdiao_rules.ruleset.model import Ruleset
-from mahdiao_rules.settle import settle
-from mahdiao_rules.yamlsafe import Document, load_text
+from mahdiao_rules.settle.hand import settle
+from mahdiao_rules.settle.ledger import nets
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

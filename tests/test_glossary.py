@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mahdiao_rules import glossary
 from mahdiao_rules.cards import CATEGORIES, Card
+from mahdiao_rules.report import glossary
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
@@ -37,7 +37,7 @@ def test_every_category_is_in_the_glossary(cid):
 def test_rule_item_section_is_up_to_date():
     text = GLOSSARY.read_text(encoding="utf-8")
     section = text[text.index(glossary.BEGIN): text.index(glossary.END) + len(glossary.END)]
-    assert section == glossary.render_section(), "run: python -m mahdiao_rules.glossary"
+    assert section == glossary.render_section(), "run: python -m mahdiao_rules.report.glossary"
 
 
 @pytest.mark.parametrize("rs_id", bundled_ids())

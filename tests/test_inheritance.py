@@ -13,9 +13,9 @@ from test_feng_golden import DIAO_TABLE, partition_deal
 from mahdiao_rules.cards import Card
 from mahdiao_rules.deal import Deal, RecordedTrick, Seat
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.play import play_random
+from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset, load_ruleset
-from mahdiao_rules.settle import settle
+from mahdiao_rules.settle.hand import settle
 
 TU_ITEMS = {"xiao_tu", "da_huo_bai_tu", "quan_tu_da_huo", "xiao_huo_bai_tu"}
 SMALL_SE_YANG = {"bai_hou_qu", "qu_hou_bai", "mei_nv_can_chan", "xiao_can_chan",

@@ -27,14 +27,11 @@ from helpers import E, N, S, W, build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahdiao_rules import yamlsafe
 from mahdiao_rules.deal import SEATS, Seat
-from mahdiao_rules.dealfile import dump_deals, load_deals, parse_deals, random_deal
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.ledger import TICKS_PER_ZHU
-from mahdiao_rules.ruleset import bundled_ids, compile_document, find_ruleset
-from mahdiao_rules.settle import PLAYED, settle
-from mahdiao_rules.yamlsafe import (
+from mahdiao_rules.io import yamlsafe
+from mahdiao_rules.io.dealfile import dump_deals, load_deals, parse_deals, random_deal
+from mahdiao_rules.io.yamlsafe import (
     BUILTIN_LIMITS,
     DEFAULT_LIMITS,
     ENV_VARS,
@@ -44,6 +41,9 @@ from mahdiao_rules.yamlsafe import (
     load_file,
     load_text,
 )
+from mahdiao_rules.ruleset import bundled_ids, compile_document, find_ruleset
+from mahdiao_rules.settle.hand import PLAYED, settle
+from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -51,10 +51,10 @@ BAD = TESTS / "bad"
 
 
 def run_module(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
-    """``python -m mahdiao_rules.cli ARGS`` in a fresh process (environment variables are read at import)."""
+    """``python -m mahdiao_rules ARGS`` in a fresh process (environment variables are read at import)."""
     full = {k: v for k, v in os.environ.items() if k not in ENV_VARS.values()}
     full.update({"PYTHONIOENCODING": "utf-8", **env})
-    return subprocess.run([sys.executable, "-m", "mahdiao_rules.cli", *args], cwd=cwd, env=full,
+    return subprocess.run([sys.executable, "-m", "mahdiao_rules", *args], cwd=cwd, env=full,
                           capture_output=True, text=True, encoding="utf-8", timeout=120, check=False)
 
 

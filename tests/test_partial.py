@@ -9,7 +9,7 @@ import pytest
 
 from mahdiao_rules.cards import CARD_SUIT, SUIT_MASKS, Suit, parse_card
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.partial import (
+from mahdiao_rules.history.partial import (
     SEAT_SLOTS,
     STOCK_SLOTS,
     FactConflict,
@@ -18,7 +18,7 @@ from mahdiao_rules.partial import (
     stock_slot,
     trick_slot,
 )
-from mahdiao_rules.yamlsafe import load_text
+from mahdiao_rules.io.yamlsafe import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 HISTORICAL = ROOT / "examples" / "historical.yaml"

@@ -10,9 +10,8 @@ import pytest
 
 from mahdiao_rules.cards import CARD_HANZI, parse_card
 from mahdiao_rules.deal import SEATS, Seat
-from mahdiao_rules.dealfile import random_deals
-from mahdiao_rules.play import play_random, play_trick, result_of
-from mahdiao_rules.policies import (
+from mahdiao_rules.io.dealfile import random_deals
+from mahdiao_rules.play.policies import (
     APP,
     FENG,
     Duties,
@@ -26,8 +25,9 @@ from mahdiao_rules.policies import (
     settle_auto,
     translate_play,
 )
+from mahdiao_rules.play.tricks import play_random, play_trick, result_of
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle import MIAN_DOU, first_leader, settle, sheng_dai
+from mahdiao_rules.settle.hand import MIAN_DOU, first_leader, settle, sheng_dai
 
 E, S, W, N = Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH
 FENG_DUTIES = Duties(school=FENG)

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from mahdiao_rules.cards import Card
 from mahdiao_rules.deal import SEATS, Deal, Event, RecordedTrick, Seat
-from mahdiao_rules.ledger import GUAN_DUI, nets
-from mahdiao_rules.play import play_random
+from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle import settle
+from mahdiao_rules.settle.hand import settle
+from mahdiao_rules.settle.ledger import GUAN_DUI, nets
 
 OPTION_SETS = [
     {},

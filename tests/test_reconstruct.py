@@ -17,13 +17,10 @@ import yaml
 from click.testing import CliRunner
 
 from mahdiao_rules.cards import CARD_HANZI, CARD_SUIT
-from mahdiao_rules.cli_history import reconstruct as reconstruct_command
-from mahdiao_rules.dealfile import load_deals, random_deal
+from mahdiao_rules.cli.history import reconstruct as reconstruct_command
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.ledger import TICKS_PER_ZHU
-from mahdiao_rules.partial import FactConflict, load_partials, parse_partials, stock_slot, trick_slot
-from mahdiao_rules.play import play_random
-from mahdiao_rules.reconstruct import (
+from mahdiao_rules.history.partial import FactConflict, load_partials, parse_partials, stock_slot, trick_slot
+from mahdiao_rules.history.reconstruct import (
     Completion,
     ExactCounter,
     RelaxedCounter,
@@ -31,9 +28,12 @@ from mahdiao_rules.reconstruct import (
     check,
     reconstruct,
 )
+from mahdiao_rules.io.dealfile import load_deals, random_deal
+from mahdiao_rules.io.yamlsafe import load_text
+from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle import MIAN_DOU, settle
-from mahdiao_rules.yamlsafe import load_text
+from mahdiao_rules.settle.hand import MIAN_DOU, settle
+from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
 
 ROOT = Path(__file__).resolve().parent.parent
 HISTORICAL = ROOT / "examples" / "historical.yaml"

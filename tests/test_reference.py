@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from mahdiao_rules.dealfile import random_deals
-from mahdiao_rules.policies import auto_play, make_policy
+from mahdiao_rules.io.dealfile import random_deals
+from mahdiao_rules.play.policies import auto_play, make_policy
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle import settle
+from mahdiao_rules.settle.hand import settle
 
 
 def _load_reference():

@@ -23,10 +23,10 @@ from click.testing import CliRunner
 
 from mahdiao_rules.cli import main
 from mahdiao_rules.deal import SEATS
-from mahdiao_rules.dealfile import load_deals
-from mahdiao_rules.explain import explain_report
-from mahdiao_rules.ledger import TICKS_PER_ZHU
-from mahdiao_rules.render import (
+from mahdiao_rules.io.dealfile import load_deals
+from mahdiao_rules.io.resources import data_dir
+from mahdiao_rules.report.explain import explain_report
+from mahdiao_rules.report.render import (
     LANGS,
     RENDERERS,
     csv_cell,
@@ -36,8 +36,9 @@ from mahdiao_rules.render import (
     md_escape,
     text_table,
 )
-from mahdiao_rules.report import build_report
-from mahdiao_rules.resources import data_dir
+from mahdiao_rules.report.replay import build_report
+from mahdiao_rules.report.ruletable import rules_diff, rules_table
+from mahdiao_rules.report.svg import bar_chart
 from mahdiao_rules.ruleset import bundled_ids, dsl, find_ruleset
 from mahdiao_rules.ruleset.describe import (
     CONDITION_TEXT,
@@ -47,9 +48,8 @@ from mahdiao_rules.ruleset.describe import (
     UndescribedKind,
     describe_ruleset,
 )
-from mahdiao_rules.ruletable import rules_diff, rules_table
-from mahdiao_rules.settle import settle
-from mahdiao_rules.svg import bar_chart
+from mahdiao_rules.settle.hand import settle
+from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

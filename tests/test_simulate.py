@@ -16,12 +16,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahdiao_rules.cli_sim import ablate, bench, bench_table, render, simulate
-from mahdiao_rules.dealfile import dump_deals, load_deals, random_deals
-from mahdiao_rules.ledger import TICKS_PER_ZHU, nets
-from mahdiao_rules.policies import auto_play, make_policy, settle_auto
+from mahdiao_rules.cli.sim import ablate, bench, bench_table, render, simulate
+from mahdiao_rules.io.dealfile import dump_deals, load_deals, random_deals
+from mahdiao_rules.play.policies import auto_play, make_policy, settle_auto
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle import MIAN_DOU, settle
+from mahdiao_rules.settle.hand import MIAN_DOU, settle
+from mahdiao_rules.settle.ledger import TICKS_PER_ZHU, nets
 from mahdiao_rules.simulate import (
     BenchRow,
     Plan,

@@ -1,4 +1,4 @@
-"""Tests for mahdiao_rules.yamlsafe (safe YAML/JSON reading) and mahdiao_rules.schemacheck."""
+"""Tests for mahdiao_rules.io.yamlsafe (safe YAML/JSON reading) and mahdiao_rules.io.schemacheck."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahdiao_rules import schemacheck, yamlsafe
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.yamlsafe import DEFAULT_LIMITS, Document, Limits, format_path, load_file, load_text
+from mahdiao_rules.io import schemacheck, yamlsafe
+from mahdiao_rules.io.yamlsafe import DEFAULT_LIMITS, Document, Limits, format_path, load_file, load_text
 
 DATA = Path(__file__).parent / "data"
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..cards import CARD_NUM, closest_names
 from ..deal import SEAT_ALIASES
 from ..errors import InputError
-from ..yamlsafe import Document, load_file
+from ..io.yamlsafe import Document, load_file
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .layers import Entry, KeyPath, Merged, merge, remove_ids
 from .model import (
@@ -181,7 +181,7 @@ def _check_citations(doc: Document, node: Any, sources: dict[str, Any],
 
 
 def _fmt(path: tuple[str | int, ...]) -> str:
-    from ..yamlsafe import format_path
+    from ..io.yamlsafe import format_path
 
     return format_path(path)
 
@@ -497,7 +497,7 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
     kc_spec, kc_path = entry("kai_chong")
     kai_chong = None
     if kc_spec:
-        from ..chong import compile_kai_chong  # the 開沖 procedure has a module of its own
+        from .kai_chong import compile_kai_chong  # the 開沖 procedure has a module of its own
 
         kai_chong = compile_kai_chong(c, kc_spec, kc_path)
     nb, _ = entry("next_banker")

@@ -34,8 +34,8 @@ from ..cards import (
     closest_names,
 )
 from ..errors import InputError
-from ..ledger import TICKS_PER_ZHU
-from ..yamlsafe import Document, format_path
+from ..io.yamlsafe import Document, format_path
+from ..settle.ledger import TICKS_PER_ZHU
 
 Path = tuple[str | int, ...]
 Condition = Callable[["HandState", int], bool]

@@ -17,9 +17,9 @@ from typing import Any
 
 from ..cards import closest_names
 from ..errors import InputError
-from ..resources import data_dir
-from ..schemacheck import check
-from ..yamlsafe import Document, format_path, load_file
+from ..io.resources import data_dir
+from ..io.schemacheck import check
+from ..io.yamlsafe import Document, format_path, load_file
 
 KeyPath = tuple[str | int, ...]
 

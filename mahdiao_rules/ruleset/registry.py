@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..cards import closest_names
 from ..errors import InputError
-from ..resources import data_dir
+from ..io.resources import data_dir
 from .compiler import load_ruleset
 from .model import Ruleset
 

@@ -1,14 +1,14 @@
 """Automatic play: policies that choose each card, behind one small interface.
 
 A policy turns a deal (as the ruleset plays it, after any 升代) and the first
-leader into a :class:`~mahdiao_rules.play.PlayResult`, exactly as
-:func:`mahdiao_rules.play.play_random` does; every trick is classified by
-:func:`mahdiao_rules.play.play_trick`, so a policy can never disagree with the
+leader into a :class:`~mahdiao_rules.play.tricks.PlayResult`, exactly as
+:func:`mahdiao_rules.play.tricks.play_random` does; every trick is classified by
+:func:`mahdiao_rules.play.tricks.play_trick`, so a policy can never disagree with the
 trick engine about 捉, 滅 or the winner.  A policy is deterministic: the same
 deal, leader and ``rng`` state always give the same play.
 
 * ``random`` — a uniformly random card from the hand for every play (any card is
-  legal in Madiao).  It *is* :func:`~mahdiao_rules.play.play_random`, so with the
+  legal in Madiao).  It *is* :func:`~mahdiao_rules.play.tricks.play_random`, so with the
   same ``rng`` it gives the same play as ``mahdiao replay`` of an unrecorded deal.
 * ``heuristic`` — plays by the table duties of the sources (see
   :class:`HeuristicPolicy`; each duty cites its source).  It sees only what the
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .cards import (
+from ..cards import (
     BAI_LAO,
     CARD_SUIT,
     CI_SHANG,
@@ -42,11 +42,11 @@ from .cards import (
     Suit,
     parse_card,
 )
-from .deal import SEATS, Deal, Seat
-from .play import PlayedTrick, PlayResult, play_random, play_trick, result_of
-from .ruleset.dsl import HandState
-from .ruleset.model import Ruleset
-from .settle import Settlement, first_leader, settle, sheng_dai
+from ..deal import SEATS, Deal, Seat
+from ..ruleset.dsl import HandState
+from ..ruleset.model import Ruleset
+from ..settle.hand import Settlement, first_leader, settle, sheng_dai
+from .tricks import PlayedTrick, PlayResult, play_random, play_trick, result_of
 
 ALL = (1 << N_CARDS) - 1
 BIT = tuple(1 << c for c in range(N_CARDS))
@@ -100,7 +100,7 @@ def _weakest(mask: int) -> int:
 class RandomPolicy:
     """A uniformly random card from the hand for every play (every card is legal).
 
-    This is :func:`mahdiao_rules.play.play_random` itself: the same ``rng`` state gives
+    This is :func:`mahdiao_rules.play.tricks.play_random` itself: the same ``rng`` state gives
     the same play, so a simulated deal replays identically with ``mahdiao replay``
     (which seeds its random play with ``f"{deal.id}/play"``).
     """

@@ -34,10 +34,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from .errors import InputError
-from .resources import data_dir
+from ..errors import InputError
+from ..io.resources import data_dir
+from ..io.yamlsafe import load_file
 from .svg import bar_chart
-from .yamlsafe import load_file
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
 

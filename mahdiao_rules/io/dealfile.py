@@ -6,7 +6,7 @@ parses, the hands and stock make exactly the 40-card deck, and a recorded play
 is consistent with the hands.  Every problem is an :class:`InputError` with the
 file, the line, the key path and the deal id.
 
->>> from mahdiao_rules.yamlsafe import load_text
+>>> from mahdiao_rules.io.yamlsafe import load_text
 >>> deal = random_deals("doc", 1)[0]
 >>> parse_deals(load_text(dump_deals([deal]), "doc.yaml")) == [deal]
 True
@@ -23,9 +23,9 @@ from typing import Any, NoReturn
 
 import yaml
 
-from .cards import Card, beats, card_name, parse_card
-from .deal import SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat
-from .errors import InputError
+from ..cards import Card, beats, card_name, parse_card
+from ..deal import SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat
+from ..errors import InputError
 from .schemacheck import check
 from .yamlsafe import Document, format_path, load_file
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .errors import InputError, MahdiaoError
+from ..errors import InputError, MahdiaoError
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .report import ruleset_info, source_list, stamp_info
-from .ruleset.describe import Describer
-from .ruleset.model import CHANNEL_HANZI, Ruleset
+from ..ruleset.describe import Describer
+from ..ruleset.model import CHANNEL_HANZI, Ruleset
+from .replay import ruleset_info, source_list, stamp_info
 
 
 def _options(rs: Ruleset) -> list[dict[str, Any]]:

@@ -24,12 +24,12 @@ from xml.sax.saxutils import escape
 import click
 from markupsafe import Markup
 
-from .cliutil import friendly_errors, parse_settings, write_output
-from .errors import InputError
-from .policies import POLICIES
-from .render import environment
-from .ruleset import bundled_ids, find_ruleset, resolve_rulesets
-from .simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
+from ..errors import InputError
+from ..play.policies import POLICIES
+from ..report.render import environment
+from ..ruleset import bundled_ids, find_ruleset, resolve_rulesets
+from ..simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
+from .common import friendly_errors, parse_settings, write_output
 
 FORMATS = ("text", "json", "md", "html")
 _EXT = {"text": "txt", "md": "md", "html": "html"}
@@ -279,7 +279,7 @@ def reference_module() -> Any:
 
 def bench_table(rows: Sequence[Any]) -> str:
     """The benchmark as aligned text: deals per second per ruleset and case."""
-    from .render import text_table
+    from ..report.render import text_table
 
     cases = list(dict.fromkeys(r.what for r in rows))
     by = {(r.ruleset, r.what): r.per_second for r in rows}

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import CARD_HANZI
-from .deal import SEAT_HANZI, SEATS
-from .ledger import ACCOUNT_IDS, format_zhu, json_number, nets
-from .ruleset.describe import Describer, UndescribedKind
-from .settle import Firing, Settlement
+from ..cards import CARD_HANZI
+from ..deal import SEAT_HANZI, SEATS
+from ..ruleset.describe import Describer, UndescribedKind
+from ..settle.hand import Firing, Settlement
+from ..settle.ledger import ACCOUNT_IDS, format_zhu, json_number, nets
 
 
 def concept_of(s: Settlement, item_id: str) -> str:

@@ -13,19 +13,19 @@ from typing import Any
 
 import click
 
-from .cards import CARD_HANZI, cards_of
-from .cliutil import friendly_errors, parse_settings, pick_by_id, write_output
-from .deal import SEAT_ALIASES, SEATS, Seat
-from .dealcode import decode, encode
-from .dealfile import dump_deals, load_deals
-from .errors import InputError
-from .ledger import TICKS_PER_ZHU, format_zhu, json_number
-from .partial import load_partials
-from .reconstruct import METHODS, Reconstruction, RulesetSummary, percent
-from .reconstruct import reconstruct as run_reconstruct
-from .resources import data_dir
-from .ruleset import resolve_rulesets
-from .settle import MIAN_DOU
+from ..cards import CARD_HANZI, cards_of
+from ..deal import SEAT_ALIASES, SEATS, Seat
+from ..errors import InputError
+from ..history.partial import load_partials
+from ..history.reconstruct import METHODS, Reconstruction, RulesetSummary, percent
+from ..history.reconstruct import reconstruct as run_reconstruct
+from ..io.dealcode import decode, encode
+from ..io.dealfile import dump_deals, load_deals
+from ..io.resources import data_dir
+from ..ruleset import resolve_rulesets
+from ..settle.hand import MIAN_DOU
+from ..settle.ledger import TICKS_PER_ZHU, format_zhu, json_number
+from .common import friendly_errors, parse_settings, pick_by_id, write_output
 
 __all__ = ["code", "reconstruct", "render_text", "to_data"]
 

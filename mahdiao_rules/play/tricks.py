@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import CARD_HANZI, CARD_SUIT, Card
-from .deal import Deal, Seat
-from .errors import InputError
+from ..cards import CARD_HANZI, CARD_SUIT, Card
+from ..deal import Deal, Seat
+from ..errors import InputError
 
 FA, ZHUO, MIE = "fa", "zhuo", "mie"
 ACTION_HANZI = {FA: "發", ZHUO: "捉", MIE: "滅"}

@@ -49,10 +49,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_HANZI, CARD_SUIT, N_CARDS, SUIT_MASKS, Card, bits_of
-from .deal import SEATS, Seat
-from .ruleset.dsl import Compiler, HandState, Path
-from .ruleset.model import Citation
+from ..cards import CARD_HANZI, CARD_SUIT, N_CARDS, SUIT_MASKS, Card, bits_of
+from ..deal import SEATS, Seat
+from .dsl import Compiler, HandState, Path
+from .model import Citation
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .cards import CARD_HANZI
+from ..cards import CARD_HANZI
 
 TICKS_PER_ZHU = 24
 GUAN_DUI = 4

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_HANZI
-from .deal import SEAT_HANZI, Deal, Seat
-from .ledger import ACCOUNT_HANZI, ACCOUNT_IDS, format_zhu, json_number
-from .report import deal_info, ruleset_info, source_list, stamp_info, tricks_info
-from .ruleset.model import Citation, Ruleset
-from .settle import Settlement
+from ..cards import CARD_HANZI
+from ..deal import SEAT_HANZI, Deal, Seat
+from ..ruleset.model import Citation, Ruleset
+from ..settle.hand import Settlement
+from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, format_zhu, json_number
+from .replay import deal_info, ruleset_info, source_list, stamp_info, tricks_info
 
 
 def citation_of(rs: Ruleset, item_id: str) -> Citation | None:

@@ -1,16 +1,16 @@
 """Partial deals: what a source states about a hand, as facts with a place in the file.
 
-A *partial deal* (``schemas/partial-deal.schema.json``, [docs/history.md]) says what a
+A *partial deal* (``io/schemas/partial-deal.schema.json``, [docs/history.md]) says what a
 novel, a rulebook or a blog records about one hand and leaves the rest unknown: a hand
 listed in part, with constraints (``holds_one_of``, ``count_by_suit``, ``lacks``); the
 cards a seat won (上卓); an unknown face card; stock cards known by position or only
 known to lie in the stock; tricks in which only some cards are known (``?``, optionally
 ``mie``/``zhuo``, ``one_of``, ``not_higher_than``, ``suit``).  It is a format of its own so
-that the complete-deal loader (:mod:`mahdiao_rules.dealfile`) stays strict.
+that the complete-deal loader (:mod:`mahdiao_rules.io.dealfile`) stays strict.
 
 Every statement becomes a :class:`Fact` that remembers its key path and line.
 :meth:`PartialDeal.constraints` compiles the facts of one reading into
-:class:`Constraints` — the slot model used by :mod:`mahdiao_rules.reconstruct` — and
+:class:`Constraints` — the slot model used by :mod:`mahdiao_rules.history.reconstruct` — and
 reports a contradiction by naming the facts involved, for example ::
 
     百萬 is in south's hand (hands.south.cards[2], line 9) and is played by west in
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import (
+from ..cards import (
     CARD_HANZI,
     CARD_SUIT,
     CATEGORIES,
@@ -39,10 +39,10 @@ from .cards import (
     cards_of,
     parse_card,
 )
-from .deal import SEAT_ALIASES, SEATS, Seat
-from .errors import InputError
-from .schemacheck import check
-from .yamlsafe import Document, format_path, load_file
+from ..deal import SEAT_ALIASES, SEATS, Seat
+from ..errors import InputError
+from ..io.schemacheck import check
+from ..io.yamlsafe import Document, format_path, load_file
 
 __all__ = [
     "ALL_SLOTS",
@@ -171,7 +171,7 @@ class Constraints:
     ``placed`` maps a slot to the card known to be there; every other card is *free*
     and may go to the slots in ``compat[card]`` (a 40-bit slot mask).  Trick facts
     that depend on several cards at once (who wins, 捉/滅, which cards a seat won) are
-    kept as they are and checked while counting (:mod:`mahdiao_rules.reconstruct`).
+    kept as they are and checked while counting (:mod:`mahdiao_rules.history.reconstruct`).
     """
 
     placed: dict[int, int]

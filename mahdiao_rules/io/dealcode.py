@@ -21,7 +21,7 @@ exactly 18 characters, and :func:`decode` refuses a code whose number is out of 
 the map is a bijection between deals and valid codes.  The recorded play and the events
 are not part of a deal code (a replay of a code plays the hand by the ruleset).
 
->>> from mahdiao_rules.dealfile import random_deals
+>>> from mahdiao_rules.io.dealfile import random_deals
 >>> d = random_deals("doc", 1)[0]
 >>> code = encode(d)
 >>> len(code), decode(code).stock == d.stock
@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from math import factorial
 
-from .cards import Card
-from .deal import SEATS, Deal, Seat
-from .errors import InputError
+from ..cards import Card
+from ..deal import SEATS, Deal, Seat
+from ..errors import InputError
 
 __all__ = ["ALPHABET", "CODE_LENGTH", "N_DEALS", "decode", "encode", "rank", "unrank"]
 

@@ -1,6 +1,6 @@
 """Complete a partial deal every way the facts allow, settle each completion, summarise.
 
-A *completion* of a partial deal (:mod:`mahdiao_rules.partial`) puts each of the 40
+A *completion* of a partial deal (:mod:`mahdiao_rules.history.partial`) puts each of the 40
 cards in one of the 40 slots (the card each seat plays in each trick, and the eight
 stock positions) and chooses who led trick 1; the hands are what the seats play, the
 record follows from the leader chain.  The completions are counted and drawn by
@@ -42,10 +42,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_HANZI, CARD_SUIT, Card, bits_of
-from .deal import SEATS, Deal, Event, RecordedTrick, Seat
-from .dealcode import encode
-from .errors import InputError
+from ..cards import CARD_HANZI, CARD_SUIT, Card, bits_of
+from ..deal import SEATS, Deal, Event, RecordedTrick, Seat
+from ..errors import InputError
+from ..io.dealcode import encode
+from ..io.yamlsafe import format_path
+from ..ruleset.model import Ruleset
+from ..settle.hand import MIAN_DOU, settle
 from .partial import (
     SEAT_SLOTS,
     Constraints,
@@ -55,9 +58,6 @@ from .partial import (
     Reading,
     compile_facts,
 )
-from .ruleset.model import Ruleset
-from .settle import MIAN_DOU, settle
-from .yamlsafe import format_path
 
 __all__ = [
     "METHODS",

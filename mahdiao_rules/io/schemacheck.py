@@ -1,6 +1,6 @@
-"""Validate a parsed :class:`~mahdiao_rules.yamlsafe.Document` against a bundled JSON Schema.
+"""Validate a parsed :class:`~mahdiao_rules.io.yamlsafe.Document` against a bundled JSON Schema.
 
-The schemas live in ``mahdiao_rules/schemas/<name>.schema.json``.  A failed
+The schemas live in ``mahdiao_rules/io/schemas/<name>.schema.json``.  A failed
 check raises one :class:`~mahdiao_rules.errors.InputError` for the most
 relevant problem, worded for someone who edits deal files rather than code,
 with the file, the line and the key path of the offending value.
@@ -18,7 +18,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
 
-from .errors import InputError, MahdiaoError
+from ..errors import InputError, MahdiaoError
 from .resources import schema_path
 from .yamlsafe import Document, format_path
 

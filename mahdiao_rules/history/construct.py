@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from .cards import CARD_SUIT, Card, parse_card
-from .deal import SEATS, Deal, RecordedTrick, Seat
-from .play import play_trick
+from ..cards import CARD_SUIT, Card, parse_card
+from ..deal import SEATS, Deal, RecordedTrick, Seat
+from ..play.tricks import play_trick
 
 
 def _cards(names: Sequence[str | int]) -> list[int]:

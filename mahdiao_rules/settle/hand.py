@@ -18,14 +18,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_HANZI, Card, cards_of
-from .deal import SEATS, Deal, Event, Seat
-from .errors import InputError
+from ..cards import CARD_HANZI, Card, cards_of
+from ..deal import SEATS, Deal, Event, Seat
+from ..errors import InputError
+from ..play.tricks import PlayResult, play_random, replay_recorded
+from ..ruleset.compiler import card_num
+from ..ruleset.dsl import HandState
+from ..ruleset.model import ItemDef, Ruleset, Step
 from .ledger import GUAN_DUI, TICKS_PER_ZHU, Transfer, nets
-from .play import PlayResult, play_random, replay_recorded
-from .ruleset.compiler import card_num
-from .ruleset.dsl import HandState
-from .ruleset.model import ItemDef, Ruleset, Step
 
 PLAYED, MIAN_DOU = "played", "mian_dou"
 

@@ -47,7 +47,7 @@ try:  # PyYAML's binding to libyaml; absent when PyYAML was built without it
 except ImportError:  # pragma: no cover - depends on how PyYAML was installed
     _CParser = None
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = [
     "BUILTIN_LIMITS",

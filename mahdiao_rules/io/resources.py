@@ -11,7 +11,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+"""The ``mahdiao_rules`` folder (this module lives in its ``io/``)."""
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 
 
 @cache
@@ -24,5 +26,5 @@ def data_dir(name: str) -> Path:
 
 
 def schema_path(name: str) -> Path:
-    """The JSON Schema file ``schemas/<name>.schema.json`` shipped inside the package."""
-    return PACKAGE_DIR / "schemas" / f"{name}.schema.json"
+    """The JSON Schema file ``io/schemas/<name>.schema.json`` shipped inside the package."""
+    return SCHEMA_DIR / f"{name}.schema.json"

@@ -14,10 +14,22 @@ from typing import Any
 
 import click
 
-from . import __version__, dealcode
-from .cli_history import code, reconstruct
-from .cli_sim import ablate, bench, simulate
-from .cliutil import (
+from .. import __version__
+from ..deal import SEAT_ALIASES, Deal
+from ..errors import InputError
+from ..io import dealcode
+from ..io.dealfile import dump_deals, load_deals, random_deals
+from ..io.resources import data_dir
+from ..io.yamlsafe import load_file
+from ..play.policies import make_policy, settle_auto
+from ..report.explain import explain_report
+from ..report.render import LANGS, RENDERERS, formats_for, load_labels
+from ..report.replay import build_report
+from ..report.ruletable import rules_diff, rules_table
+from ..report.svg import bar_chart, file_name
+from ..ruleset import bundled_ids, compile_document, find_ruleset, resolve_rulesets
+from ..settle.hand import settle
+from .common import (
     EXIT_INPUT,
     F,
     friendly_errors,
@@ -25,19 +37,8 @@ from .cliutil import (
     pick_by_id,
     write_output,
 )
-from .deal import SEAT_ALIASES, Deal
-from .dealfile import dump_deals, load_deals, random_deals
-from .errors import InputError
-from .explain import explain_report
-from .policies import make_policy, settle_auto
-from .render import LANGS, RENDERERS, formats_for, load_labels
-from .report import build_report
-from .resources import data_dir
-from .ruleset import bundled_ids, compile_document, find_ruleset, resolve_rulesets
-from .ruletable import rules_diff, rules_table
-from .settle import settle
-from .svg import bar_chart, file_name
-from .yamlsafe import load_file
+from .history import code, reconstruct
+from .sim import ablate, bench, simulate
 
 
 def _command_line() -> str:

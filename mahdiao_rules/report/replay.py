@@ -14,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, dealcode
-from .cards import CARD_HANZI
-from .compare import differences
-from .deal import SEAT_HANZI, SEATS, Deal
-from .ledger import (
+from .. import __version__
+from ..cards import CARD_HANZI
+from ..deal import SEAT_HANZI, SEATS, Deal
+from ..io import dealcode
+from ..play.tricks import ACTION_HANZI, PlayResult
+from ..ruleset.model import CHANNEL_HANZI, Ruleset
+from ..settle.hand import Firing, Settlement
+from ..settle.ledger import (
     ACCOUNT_HANZI,
     ACCOUNT_IDS,
     GUAN_DUI,
@@ -27,9 +30,7 @@ from .ledger import (
     matrix,
     zhu,
 )
-from .play import ACTION_HANZI, PlayResult
-from .ruleset.model import CHANNEL_HANZI, Ruleset
-from .settle import Firing, Settlement
+from .compare import differences
 
 CHANNEL_ORDER = ("kai_zhu", "qiao_men", "gong_he", "san_jia", "guan_dui", "fa_li", "dai_pei")
 ALWAYS_SHOWN = ("kai_zhu", "qiao_men", "gong_he", "guan_dui")
