@@ -35,7 +35,7 @@ from .play.tricks import PlayResult
 from .ruleset import find_ruleset
 from .ruleset.model import Ruleset
 from .settle.hand import MIAN_DOU, settle
-from .settle.ledger import TICKS_PER_ZHU, json_number
+from .units import TICKS_PER_ZHU, json_number
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile: intervals are mean ± Z95·sd/√n (n is large)."""

@@ -9,7 +9,8 @@ from mahdiao_rules.deal import SEATS, Deal, Seat
 from mahdiao_rules.history.construct import construct_deal
 from mahdiao_rules.ruleset import find_ruleset
 from mahdiao_rules.settle.hand import Settlement, settle
-from mahdiao_rules.settle.ledger import TICKS_PER_ZHU, Transfer, nets
+from mahdiao_rules.settle.ledger import Transfer, nets
+from mahdiao_rules.units import TICKS_PER_ZHU
 
 E, S, W, N = Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH
 

@@ -602,6 +602,7 @@ def settle_nets(ref: RefRuleset, deal: Any, play: Any) -> list[int]:
 def _chong(ref: RefRuleset, h: Hand, play: Any) -> None:
     """開沖 is a procedure module of its own: run the compiled one on this hand's facts."""
     from mahdiao_rules.ruleset.dsl import HandState
+    from mahdiao_rules.settle.kai_chong import run as run_kai_chong
 
     st = HandState(h.banker, [sum(1 << c for c in h.held[p]) for p in range(4)], h.stock)
     st.won = [sum(1 << c for c in h.won[p]) for p in range(4)]
@@ -609,6 +610,6 @@ def _chong(ref: RefRuleset, h: Hand, play: Any) -> None:
     st.trick_winners = tuple(h.trick_winners)
     st.won_order = [tuple(o) for o in h.won_order]
     st.won_tricks = [tuple(sum(1 << c for c in t) for t in h.won_tricks[p]) for p in range(4)]
-    ref.compiled.procedure.kai_chong.run(st, play)
+    run_kai_chong(ref.compiled.procedure.kai_chong, st)
     h.chong = [frozenset(st.chong[p]) for p in range(4)]
     h.chong_points = list(st.chong_points)

@@ -16,9 +16,11 @@ from mahdiao_rules.io.resources import data_dir
 from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset, load_ruleset
 from mahdiao_rules.ruleset.dsl import HandState
-from mahdiao_rules.ruleset.kai_chong import ChongTake, KaiChong
+from mahdiao_rules.ruleset.kai_chong import KaiChong
 from mahdiao_rules.settle.hand import PLAYED, settle
-from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
+from mahdiao_rules.settle.kai_chong import ChongTake
+from mahdiao_rules.settle.kai_chong import run as run_kai_chong
+from mahdiao_rules.units import TICKS_PER_ZHU
 
 UNUSED_FACES = ("五索", "四索", "六索", "四萬", "五文", "六萬")
 
@@ -57,7 +59,7 @@ def takes(won: dict[Seat, list[str]], stock: list[str], *, last: Seat | None = N
           trick_has: dict[str, list[str]] | None = None, **options: str
           ) -> tuple[list[ChongTake], HandState]:
     st = hand(won, stock, last=last, trick_has=trick_has)
-    return kai_chong(**options).run(st, None), st
+    return run_kai_chong(kai_chong(**options), st), st
 
 
 def one(won: list[str], c: str, *, trick_has: dict[str, list[str]] | None = None,
@@ -403,7 +405,7 @@ GOOD = """\
 
 def test_a_spec_of_ones_own_compiles(tmp_path):
     rs = load_ruleset(str(bad_ruleset(tmp_path, GOOD)))
-    out = rs.procedure.kai_chong.run(hand({E: ["空文", "三索"]}, ["半文", "九文"]), None)
+    out = run_kai_chong(rs.procedure.kai_chong, hand({E: ["空文", "三索"]}, ["半文", "九文"]))
     assert [t.card for t in out] == [Card.WEN_BAN]
 
 

@@ -43,7 +43,7 @@ from mahdiao_rules.io.yamlsafe import (
 )
 from mahdiao_rules.ruleset import bundled_ids, compile_document, find_ruleset
 from mahdiao_rules.settle.hand import PLAYED, settle
-from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
+from mahdiao_rules.units import TICKS_PER_ZHU
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

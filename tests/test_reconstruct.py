@@ -33,7 +33,7 @@ from mahdiao_rules.io.yamlsafe import load_text
 from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset
 from mahdiao_rules.settle.hand import MIAN_DOU, settle
-from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
+from mahdiao_rules.units import TICKS_PER_ZHU
 
 ROOT = Path(__file__).resolve().parent.parent
 HISTORICAL = ROOT / "examples" / "historical.yaml"

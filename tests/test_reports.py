@@ -49,7 +49,7 @@ from mahdiao_rules.ruleset.describe import (
     describe_ruleset,
 )
 from mahdiao_rules.settle.hand import settle
-from mahdiao_rules.settle.ledger import TICKS_PER_ZHU
+from mahdiao_rules.units import TICKS_PER_ZHU
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

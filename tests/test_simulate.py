@@ -21,7 +21,7 @@ from mahdiao_rules.io.dealfile import dump_deals, load_deals, random_deals
 from mahdiao_rules.play.policies import auto_play, make_policy, settle_auto
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 from mahdiao_rules.settle.hand import MIAN_DOU, settle
-from mahdiao_rules.settle.ledger import TICKS_PER_ZHU, nets
+from mahdiao_rules.settle.ledger import nets
 from mahdiao_rules.simulate import (
     BenchRow,
     Plan,
@@ -33,6 +33,7 @@ from mahdiao_rules.simulate import (
     proportion,
     run,
 )
+from mahdiao_rules.units import TICKS_PER_ZHU
 
 ALL = tuple(bundled_ids())
 

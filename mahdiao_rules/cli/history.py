@@ -24,7 +24,7 @@ from ..io.dealfile import dump_deals, load_deals
 from ..io.resources import data_dir
 from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
-from ..settle.ledger import TICKS_PER_ZHU, format_zhu, json_number
+from ..units import TICKS_PER_ZHU, format_zhu, json_number
 from .common import friendly_errors, parse_settings, pick_by_id, write_output
 
 __all__ = ["code", "reconstruct", "render_text", "to_data"]

@@ -19,7 +19,8 @@ from ..cards import CARD_HANZI
 from ..deal import SEAT_HANZI, SEATS
 from ..ruleset.describe import Describer, UndescribedKind
 from ..settle.hand import Firing, Settlement
-from ..settle.ledger import ACCOUNT_IDS, format_zhu, json_number, nets
+from ..settle.ledger import ACCOUNT_IDS, nets
+from ..units import format_zhu, json_number
 
 
 def concept_of(s: Settlement, item_id: str) -> str:

@@ -14,7 +14,8 @@ from ..cards import CARD_HANZI
 from ..deal import SEAT_HANZI, Deal, Seat
 from ..ruleset.model import Citation, Ruleset
 from ..settle.hand import Settlement
-from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, format_zhu, json_number
+from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS
+from ..units import format_zhu, json_number
 from .replay import deal_info, ruleset_info, source_list, stamp_info, tricks_info
 
 

@@ -21,15 +21,8 @@ from ..io import dealcode
 from ..play.tricks import ACTION_HANZI, PlayResult
 from ..ruleset.model import CHANNEL_HANZI, Ruleset
 from ..settle.hand import Firing, Settlement
-from ..settle.ledger import (
-    ACCOUNT_HANZI,
-    ACCOUNT_IDS,
-    GUAN_DUI,
-    format_zhu,
-    json_number,
-    matrix,
-    zhu,
-)
+from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI, matrix
+from ..units import format_zhu, json_number, zhu
 from .compare import differences
 
 CHANNEL_ORDER = ("kai_zhu", "qiao_men", "gong_he", "san_jia", "guan_dui", "fa_li", "dai_pei")

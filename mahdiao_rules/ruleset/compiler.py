@@ -16,6 +16,7 @@ from ..deal import SEAT_ALIASES
 from ..errors import InputError
 from ..io.yamlsafe import Document, load_file
 from .dsl import Compiler, HandState, SetExpr, _combine
+from .kai_chong import compile_kai_chong
 from .layers import Entry, KeyPath, Merged, merge, remove_ids
 from .model import (
     CHANNELS,
@@ -497,9 +498,7 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
     kc_spec, kc_path = entry("kai_chong")
     kai_chong = None
     if kc_spec:
-        from .kai_chong import compile_kai_chong  # the 開沖 procedure has a module of its own
-
-        kai_chong = compile_kai_chong(c, kc_spec, kc_path)
+        kai_chong = compile_kai_chong(c, kc_spec, kc_path)  # 開沖 has a module of its own
     nb, _ = entry("next_banker")
     src = fl.get("source") or nb.get("source") or {"ref": "DIGEST", "quote": "§2"}
     return Procedure(

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import CARD_ALIASES, CARD_HANZI, CATEGORIES, CATEGORY_ALIASES
 from ..errors import MahdiaoError
-from ..settle.ledger import format_zhu
+from ..units import format_zhu
 from .model import CHANNEL_HANZI, ItemDef, Ruleset
 
 

@@ -35,7 +35,7 @@ from ..cards import (
 )
 from ..errors import InputError
 from ..io.yamlsafe import Document, format_path
-from ..settle.ledger import TICKS_PER_ZHU
+from ..units import TICKS_PER_ZHU
 
 Path = tuple[str | int, ...]
 Condition = Callable[["HandState", int], bool]

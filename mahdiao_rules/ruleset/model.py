@@ -177,7 +177,7 @@ class Procedure:
     sheng_dai: dict[int, int]  # 升代: face card → the card that becomes it
     source: Citation
     kai_chong: Any = None
-    """Compiled 開沖 (mahdiao_rules.chong), or None when the ruleset has no 開沖."""
+    """Compiled 開沖 (ruleset.kai_chong.KaiChong), or None when the ruleset has no 開沖."""
 
 
 @dataclass

@@ -25,7 +25,9 @@ from ..play.tricks import PlayResult, play_random, replay_recorded
 from ..ruleset.compiler import card_num
 from ..ruleset.dsl import HandState
 from ..ruleset.model import ItemDef, Ruleset, Step
-from .ledger import GUAN_DUI, TICKS_PER_ZHU, Transfer, nets
+from ..units import TICKS_PER_ZHU
+from .kai_chong import run as run_kai_chong
+from .ledger import GUAN_DUI, Transfer, nets
 
 PLAYED, MIAN_DOU = "played", "mian_dou"
 
@@ -64,7 +66,7 @@ class Settlement:
     next_banker: Seat | None
     next_banker_reason: str
     chong: tuple[Any, ...] = ()
-    """開沖 takes in order (mahdiao_rules.chong.ChongTake), when the ruleset has 開沖."""
+    """開沖 takes in order (settle.kai_chong.ChongTake), when the ruleset has 開沖."""
     fast_nets: tuple[int, ...] | None = None
     """The summed payments of a ``ledger=False`` settlement (no lines were kept)."""
 
@@ -289,7 +291,7 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
         if ruleset.needs_trick_masks:  # only trick_has: patterns and 開沖 read them
             st.won_tricks = _won_trick_masks(result)
         if ruleset.procedure.kai_chong is not None:
-            chong = tuple(ruleset.procedure.kai_chong.run(st, result))
+            chong = tuple(run_kai_chong(ruleset.procedure.kai_chong, st))
         firings += _run_phase(ruleset, "play", st, books)
         _dai_pei(ruleset, deal, st, books, result, notes)
     else:

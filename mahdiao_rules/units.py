@@ -1,0 +1,52 @@
+"""Amounts in 注, exact: an int number of *ticks*, ``TICKS_PER_ZHU`` to the 注.
+
+24 ticks per 注 keep halves (分贏一吊), thirds and splits among up to four holders exact
+without floats.  Every stage counts in ticks — a ruleset's amounts, the ledger, the
+statistics of a simulation — and shows them with :func:`format_zhu` or
+:func:`json_number`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+TICKS_PER_ZHU = 24
+
+
+def zhu(ticks: int) -> Fraction:
+    """Ticks as an exact number of 注."""
+    return Fraction(ticks, TICKS_PER_ZHU)
+
+
+def ticks(amount: Fraction | int | float | str) -> int:
+    """An exact 注 amount as ticks; raises ValueError when it is not a whole tick."""
+    value = Fraction(amount) * TICKS_PER_ZHU if not isinstance(amount, float) else \
+        Fraction(str(amount)) * TICKS_PER_ZHU
+    if value.denominator != 1:
+        raise ValueError(f"{amount} 注 is not a multiple of 1/{TICKS_PER_ZHU}")
+    return int(value)
+
+
+def format_zhu(t: int, *, signed: bool = False) -> str:
+    """Human form of a tick amount: ``3``, ``-1½``, ``+⅓``."""
+    value = zhu(t)
+    sign = "-" if value < 0 else ("+" if signed and value > 0 else "")
+    value = abs(value)
+    whole, frac = divmod(value.numerator, value.denominator)
+    frac_text = ""
+    if frac:
+        frac_text = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔",
+                     Fraction(1, 4): "¼", Fraction(3, 4): "¾"}.get(
+            Fraction(frac, value.denominator), f"{frac}/{value.denominator}")
+    text = (str(whole) if whole or not frac_text else "") + frac_text
+    return sign + (text or "0")
+
+
+def json_number(t: int) -> int | float | str:
+    """A JSON-friendly exact number: int, a binary-exact float, or "p/q" text."""
+    value = zhu(t)
+    if value.denominator == 1:
+        return value.numerator
+    if value.denominator in (2, 4):
+        return float(value)
+    return f"{value.numerator}/{value.denominator}"
