@@ -9,7 +9,7 @@
 Per ruleset, deals per second of CPU time (the machine may be shared: each case runs
 ``--repeat`` times and the best run counts):
 
-* ``settle``    — settlement of already-played deals, ``settle(..., ledger=False)``;
+* ``settle``    — settlement of already-played deals, ``settle_deal(..., play=…, ledger=False)``;
 * ``random``    — random play + settlement;
 * ``heuristic`` — heuristic play + settlement;
 * ``reference`` — the reference interpreter of ``tests/reference_interpreter.py`` on the
@@ -31,9 +31,9 @@ from pathlib import Path
 
 from mahdiao_rules.cli.sim import bench_table, render
 from mahdiao_rules.io.dealfile import random_deals
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.policies import auto_play, make_policy
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle.hand import settle
 from mahdiao_rules.simulate import Plan, Slot, benchmark, build_model, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +52,7 @@ def load_reference():
 
 
 def profile_settle(rs_id: str, n: int, top: int = 15) -> str:
-    """cProfile of settle(..., ledger=False) on already-played deals, by internal time."""
+    """cProfile of settle_deal(..., ledger=False) on already-played deals, by internal time."""
     rs = find_ruleset(rs_id)
     policy = make_policy("random", rs)
     deals = random_deals("profile", n)
@@ -60,7 +60,7 @@ def profile_settle(rs_id: str, n: int, top: int = 15) -> str:
     prof = cProfile.Profile()
     prof.enable()
     for d, p in zip(deals, plays, strict=True):
-        settle(rs, d, play=p, ledger=False)
+        settle_deal(rs, d, play=p, ledger=False)
     prof.disable()
     out = io.StringIO()
     pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)

@@ -109,6 +109,8 @@ class Card(IntEnum):
 
 
 N_CARDS = 40
+CARDS: tuple[Card, ...] = tuple(Card(c) for c in range(N_CARDS))
+"""The Card of each number (faster than calling ``Card(c)`` in a loop)."""
 ALL_CARDS_MASK = (1 << N_CARDS) - 1
 
 # Suit boundaries: cards [start, end) of each suit.

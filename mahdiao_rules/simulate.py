@@ -4,9 +4,9 @@ Deal *i* of a run is ``random_deals(seed, 1, start=i)`` — it depends only on t
 seed and *i*, so every ruleset gets the same deals (common random numbers) and
 the result does not depend on how the range is split among worker processes.
 Each deal is played by the chosen policy under each ruleset's own procedure
-(:func:`mahdiao_rules.play.policies.auto_play`; the random policy is seeded with
-``f"{deal.id}/play"`` like ``mahdiao replay``) and settled with
-``settle(..., ledger=False)``; with ``same_play`` it is played once, under that
+(:func:`mahdiao_rules.pipeline.settle_deal` with the policy, ``ledger=False``; the
+random policy is seeded with ``f"{deal.id}/play"`` like ``mahdiao replay``, and a hand
+its deal phase ends is not played); with ``same_play`` it is played once, under that
 ruleset, and the one play is settled under every ruleset (mapped through each
 one's 升代).
 
@@ -30,11 +30,13 @@ from typing import Any
 
 from .deal import Deal
 from .io.dealfile import dump_deals, random_deals
-from .play.policies import POLICIES, auto_play, cross_map, make_policy, translate_play
+from .pipeline import settle_deal
+from .play.policies import POLICIES, auto_play, make_policy
+from .play.procedure import cross_map, translate_play
 from .play.tricks import PlayResult
 from .ruleset import find_ruleset
 from .ruleset.model import Ruleset
-from .settle.hand import MIAN_DOU, settle
+from .settle.hand import MIAN_DOU, Settlement
 from .units import TICKS_PER_ZHU, json_number
 
 Z95 = 1.959963984540054
@@ -163,13 +165,14 @@ class Runner:
         self.policies = [make_policy(plan.policy, rs) for rs in self.rulesets]
         self.pairs = pair_indexes(len(self.rulesets))
 
-    def plays(self, deal: Deal) -> list[PlayResult]:
-        """The play each slot settles (see the module docstring)."""
+    def settlements(self, deal: Deal) -> list[Settlement]:
+        """*deal* settled under every slot, each played as the module docstring says."""
         rss = self.rulesets
         sp = self.plan.same_play
         if sp is not None:
             base = auto_play(rss[sp], deal, self.policies[sp])
-            return [base if k == sp else translate_play(base, cross_map(rss[sp], rs, deal))
+            return [settle_deal(rs, deal, ledger=False, play=base if k == sp else
+                                translate_play(base, cross_map(rss[sp], rs, deal)))
                     for k, rs in enumerate(rss)]
         out = []
         state = None
@@ -183,14 +186,12 @@ class Runner:
                 else:
                     rng = random.Random()
                     rng.setstate(state)
-            out.append(auto_play(rs, deal, policy, rng))
+            out.append(settle_deal(rs, deal, policy=policy, rng=rng, ledger=False))
         return out
 
     def nets(self, deal: Deal) -> list[tuple[list[int], str, tuple[Any, ...]]]:
         """(nets, status, firings) of *deal* under every slot."""
-        return [(s.nets, s.status, s.firings)
-                for s in (settle(rs, deal, play=play, ledger=False)
-                          for rs, play in zip(self.rulesets, self.plays(deal), strict=True))]
+        return [(s.nets, s.status, s.firings) for s in self.settlements(deal)]
 
     def chunk(self, start: int, count: int) -> Stats:
         deals = random_deals(self.plan.seed, count, start=start)
@@ -618,12 +619,12 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
 
         def settle_only(rs: Ruleset = rs, plays: list[PlayResult] = plays) -> None:
             for d, p in zip(deals, plays, strict=True):
-                settle(rs, d, play=p, ledger=False)
+                settle_deal(rs, d, play=p, ledger=False)
 
         def with_policy(policy: Any, rs: Ruleset = rs) -> Callable[[], None]:
             def go() -> None:
                 for d in deals:
-                    settle(rs, d, play=auto_play(rs, d, policy), ledger=False)
+                    settle_deal(rs, d, policy=policy, ledger=False)
             return go
 
         cases: list[tuple[str, Callable[[], None], int]] = [

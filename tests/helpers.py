@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from mahdiao_rules.cards import JI, SUIT_MASKS, ZHENG_SHANG, Suit, parse_card
 from mahdiao_rules.deal import SEATS, Deal, Seat
 from mahdiao_rules.history.construct import construct_deal
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle.hand import Settlement, settle
+from mahdiao_rules.settle.hand import Settlement
 from mahdiao_rules.settle.ledger import Transfer, nets
 from mahdiao_rules.units import TICKS_PER_ZHU
 
@@ -51,7 +52,7 @@ def kai_zhu_total(s: Settlement, seat: Seat) -> float:
 
 
 def feng(deal: Deal, **options: str) -> Settlement:
-    return settle(find_ruleset("feng", options or None), deal)
+    return settle_deal(find_ruleset("feng", options or None), deal)
 
 
 def card(name: str) -> int:

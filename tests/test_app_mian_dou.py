@@ -17,8 +17,9 @@ from helpers import E, N, S, W, zhu
 from mahdiao_rules.cards import Card, parse_card
 from mahdiao_rules.deal import Deal
 from mahdiao_rules.history.construct import construct_deal
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED, Settlement, settle
+from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED, Settlement
 
 MIAN_DOU_IDS = [
     "tian_di_jiao_tai", "tian_ren_he_yi", "ji_quan_sheng_tian", "ren_jie_di_ling",
@@ -64,7 +65,7 @@ def mian_dou_deal(east: str, stock: str = FACE, dealt: str = "") -> Deal:
                     stock=tuple(fixed + rest[24:32 - len(fixed)]))
         if set(elsewhere) & set(deal.stock):
             continue
-        if not any(deal_fired(settle(rs, deal), seat) for seat in (S, W, N)):
+        if not any(deal_fired(settle_deal(rs, deal), seat) for seat in (S, W, N)):
             return deal
     raise AssertionError("no clean deal")
 
@@ -109,7 +110,7 @@ FIRING = [
 
 @pytest.mark.parametrize(("item", "hand", "stock", "value"), FIRING)
 def test_mian_dou_fires_and_ends_the_hand(item, hand, stock, value):
-    s = settle(app(), mian_dou_deal(hand, stock))
+    s = settle_deal(app(), mian_dou_deal(hand, stock))
     assert s.status == MIAN_DOU and s.play is None
     assert zhu(s, item=item) == paid(value)
     assert deal_fired(s) == {item}                    # one 免斗色樣 per hand
@@ -148,7 +149,7 @@ NEAR_MISS = [
 @pytest.mark.parametrize(("item", "hand", "stock", "instead"), NEAR_MISS)
 def test_mian_dou_near_miss(item, hand, stock, instead):
     stock, _, dealt = stock.partition(" | ")                # dealt: cards another seat holds
-    s = settle(app(), mian_dou_deal(hand, stock, dealt))
+    s = settle_deal(app(), mian_dou_deal(hand, stock, dealt))
     assert zhu(s, item=item) == [0, 0, 0, 0, 0]
     if instead is None:
         assert s.status == PLAYED and not deal_fired(s)
@@ -168,11 +169,11 @@ def test_only_the_best_mian_dou_is_paid(tmp_path):
     # 天人合一 is also 錦鴛鴦, 片片錦, 八紅, 七紅 and 六紅: only the 60 is paid (SeYangNoPlay
     # is one if … else if … chain).  Removing the best in turn shows the next one.
     hand = mian_dou_deal("萬萬 九萬 九索 空文 千萬 八萬 八索 半文")
-    assert deal_fired(settle(app(), hand)) == {"tian_ren_he_yi"}
+    assert deal_fired(settle_deal(app(), hand)) == {"tian_ren_he_yi"}
     removed: list[str] = []
     for best, value in [("tian_ren_he_yi", 60), ("jin_yuan_yang", 40), ("pian_pian_jin", 30),
                         ("ba_da", 8), ("ba_hong", 8)]:      # a tie goes to the first listed
-        s = settle(without(tmp_path, removed), hand)
+        s = settle_deal(without(tmp_path, removed), hand)
         assert deal_fired(s) == {best} and zhu(s, items=MIAN_DOU_IDS) == paid(value)
         removed.append(best)
 
@@ -185,9 +186,9 @@ def test_eight_hong_is_always_outranked_but_fires_alone(tmp_path, hand, item):
     # Eight 紅 are eight 錦張 (片片錦 30), and two per suit (錦鴛鴦 40) unless 紅萬, 千僧
     # and 百老 are all there: the app never pays 八紅 or 八紅順風旗.
     deal = mian_dou_deal(hand)
-    assert zhu(settle(app(), deal), item=item) == [0, 0, 0, 0, 0]
+    assert zhu(settle_deal(app(), deal), item=item) == [0, 0, 0, 0, 0]
     removed = ["tian_ren_he_yi", "ao_yuan_yang", "jin_yuan_yang", "pian_pian_jin"]
-    s = settle(without(tmp_path, removed), deal)
+    s = settle_deal(without(tmp_path, removed), deal)
     assert s.status == MIAN_DOU
     assert deal_fired(s) == {item} and zhu(s, item=item) == paid(8)
 
@@ -198,10 +199,10 @@ def test_mian_dou_is_gong_he_and_follows_he_exemption():
              "千萬 七十 六十 五萬 四萬 五索 四索 二文", "五十 四十 三萬 二萬 三索 二索 三文 四文"]
     deal = Deal(id="t", banker=N, hands=tuple(tuple(cards(h)) for h in hands),
                 stock=tuple(cards("三十 八萬 八索 半文 五文 六文 七文 八文")))
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.status == MIAN_DOU and not any(deal_fired(s, seat) for seat in (S, W, N))
     assert zhu(s, item="tian_di_jiao_tai") == [180, -60, -60, -60, 0]
-    s = settle(app(he_exemption="bai_lao"), deal)
+    s = settle_deal(app(he_exemption="bai_lao"), deal)
     assert zhu(s, item="tian_di_jiao_tai") == [120, 0, -60, -60, 0]
 
 
@@ -221,9 +222,9 @@ def test_mian_dou_is_gong_he_and_follows_he_exemption():
 ])
 def test_mian_dou_detection_option(hand, stock, catalogue, code):
     deal = mian_dou_deal(hand, stock)
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert deal_fired(s) == {catalogue[0]} and zhu(s, items=MIAN_DOU_IDS) == paid(catalogue[1])
-    s = settle(app(mian_dou_detection="code"), deal)
+    s = settle_deal(app(mian_dou_detection="code"), deal)
     if code is None:
         assert s.status == PLAYED and not deal_fired(s)
     else:
@@ -237,7 +238,7 @@ def table(wins, *, held=None, ruleset=None, avoid_held=None):
     """A deal east plays out as *wins* says, accepted only if nobody's hand is 免斗."""
     rs = ruleset or app()
     return construct_deal(wins, banker=N, stock=[FACE], held=held, avoid_held=avoid_held,
-                          accept=lambda d: settle(rs, d).status == PLAYED)
+                          accept=lambda d: settle_deal(rs, d).status == PLAYED)
 
 
 def fill(east_wins: list[str]) -> list:
@@ -255,7 +256,7 @@ def test_xue_zhong_tan_on_the_table(option, value):
     # East holds 九萬 (a 賞), so his hand is no 雪中炭 at the deal; he wins 百老 and the four
     # 極 but not the 賞: five 上桌 cards make 雪中炭, paid double (GetSeyang).
     deal = table(fill(XUE), held={E: ["九萬"]})
-    s = settle(app(**({"mian_dou_after_play": option} if option else {})), deal)
+    s = settle_deal(app(**({"mian_dou_after_play": option} if option else {})), deal)
     assert s.status == PLAYED
     assert zhu(s, item="xue_zhong_tan_shang_zhuo") == paid(value)
     assert "xue_zhong_tan" not in deal_fired(s)
@@ -263,7 +264,7 @@ def test_xue_zhong_tan_on_the_table(option, value):
 
 def test_xue_zhong_tan_not_with_the_shang_won():
     deal = table(fill([*XUE, "九萬"]))
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.status == PLAYED
     assert zhu(s, item="xue_zhong_tan_shang_zhuo") == [0, 0, 0, 0, 0]
 
@@ -274,10 +275,10 @@ def test_qi_lin_zhong_on_the_table_only_under_the_code_reading():
     # on the table the five cards without the 肩 are 麒麟種, paid double.
     code = app(mian_dou_detection="code")
     deal = table(fill(["萬萬", "九萬", "九索", "空文", "百老"]), held={E: ["八萬"]}, ruleset=code)
-    s = settle(code, deal)
+    s = settle_deal(code, deal)
     assert s.status == PLAYED
     assert zhu(s, item="qi_lin_zhong_shang_zhuo") == paid(32)
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.status == MIAN_DOU and deal_fired(s) == {"liu_hong"}
 
 
@@ -315,7 +316,7 @@ TABLE_FIRING = [
 @pytest.mark.parametrize(("item", "wins", "value"), TABLE_FIRING)
 def test_mian_dou_on_the_table_is_paid_double(table_only, item, wins, value):
     deal = table(fill(wins.split()), ruleset=table_only)
-    s = settle(table_only, deal)
+    s = settle_deal(table_only, deal)
     got = {f.item.id for f in s.firings if f.item.group == "mian_dou_shang_zhuo"}
     assert got == {item}                             # one per player, the best
     assert zhu(s, item=item) == paid(value)
@@ -324,12 +325,12 @@ def test_mian_dou_on_the_table_is_paid_double(table_only, item, wins, value):
 def test_table_forms_of_ba_hong_fire_alone(table_only, tmp_path):
     # As at the deal, eight 紅 on the table are 片片錦 (or 錦鴛鴦) first.
     deal = table(fill("萬萬 千萬 百老 九萬 八萬 九索 八索 空文".split()), ruleset=table_only)
-    assert zhu(settle(table_only, deal), item="pian_pian_jin_shang_zhuo") == paid(60)
+    assert zhu(settle_deal(table_only, deal), item="pian_pian_jin_shang_zhuo") == paid(60)
     rs = without(tmp_path, [*MIAN_DOU_IDS, "pian_pian_jin_shang_zhuo", "tian_ren_he_yi_shang_zhuo",
                             "ao_yuan_yang_shang_zhuo", "jin_yuan_yang_shang_zhuo"])
-    s = settle(rs, table(fill("萬萬 千萬 百老 九萬 八萬 九索 八索 空文".split()), ruleset=rs))
+    s = settle_deal(rs, table(fill("萬萬 千萬 百老 九萬 八萬 九索 八索 空文".split()), ruleset=rs))
     assert zhu(s, item="ba_hong_shun_feng_qi_shang_zhuo") == paid(16)
-    s = settle(rs, table(fill("千萬 百老 九萬 八萬 九索 八索 空文 半文".split()), ruleset=rs))
+    s = settle_deal(rs, table(fill("千萬 百老 九萬 八萬 九索 八索 空文 半文".split()), ruleset=rs))
     assert zhu(s, item="ba_hong_shang_zhuo") == paid(16)
 
 
@@ -373,7 +374,7 @@ TABLE_NEAR = [
 @pytest.mark.parametrize(("item", "spec", "held"), TABLE_NEAR)
 def test_mian_dou_on_the_table_near_miss(table_only, item, spec, held):
     deal = table(tricks(spec), held={E: held} if held else None, ruleset=table_only)
-    s = settle(table_only, deal)
+    s = settle_deal(table_only, deal)
     assert zhu(s, item=item) == [0, 0, 0, 0, 0]
 
 
@@ -390,12 +391,12 @@ def test_every_table_item_is_tested():
 def test_table_form_follows_the_detection_option(table_only, tmp_path_factory):
     # 六紅 on the table, its 紅 in three suits: paid under the catalogue, not by the code.
     deal = table(fill("萬萬 千萬 九萬 八萬 九索 八索".split()), ruleset=table_only)
-    assert zhu(settle(table_only, deal), item="liu_hong_shang_zhuo") == [36, -12, -12, -12, 0]
+    assert zhu(settle_deal(table_only, deal), item="liu_hong_shang_zhuo") == [36, -12, -12, -12, 0]
     code = without(tmp_path_factory.mktemp("rs"), MIAN_DOU_IDS, mian_dou_detection="code")
-    assert zhu(settle(code, deal), item="liu_hong_shang_zhuo") == [0, 0, 0, 0, 0]
+    assert zhu(settle_deal(code, deal), item="liu_hong_shang_zhuo") == [0, 0, 0, 0, 0]
     # 錦鴛鴦 on the table is not in the code's chain: 片片錦 instead.
     deal = table(fill("萬萬 二十 九萬 一萬 九索 八索 空文 九文".split()), ruleset=table_only)
-    s = settle(code, deal)
+    s = settle_deal(code, deal)
     assert zhu(s, item="pian_pian_jin_shang_zhuo") == paid(60)
 
 
@@ -412,41 +413,41 @@ SHUN = ["萬萬", "千萬", "百老"]
 ])
 def test_shun_feng_qi(east_wins, held, engine, seyang):
     deal = table(fill(east_wins), held={E: held} if held else None)
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.status == PLAYED
     assert zhu(s, item="shun_feng_qi") == paid(engine)
-    assert zhu(settle(app(shun_feng_qi="engine"), deal), item="shun_feng_qi") == paid(engine)
-    assert zhu(settle(app(shun_feng_qi="seyang"), deal), item="shun_feng_qi") == paid(seyang)
+    assert zhu(settle_deal(app(shun_feng_qi="engine"), deal), item="shun_feng_qi") == paid(engine)
+    assert zhu(settle_deal(app(shun_feng_qi="seyang"), deal), item="shun_feng_qi") == paid(seyang)
 
 
 def test_shun_feng_qi_needs_all_three_held():
     deal = table(fill(["萬萬", "百老"]), avoid_held={E: ["千萬"]})
-    assert zhu(settle(app(), deal), item="shun_feng_qi") == [0, 0, 0, 0, 0]
+    assert zhu(settle_deal(app(), deal), item="shun_feng_qi") == [0, 0, 0, 0, 0]
 
 
 def test_fu_lu_shou_xi():
     deal = table(fill(["二十", "一索"]), held={E: ["一萬", "九文"]}, avoid_held={E: ["百老"]})
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.status == PLAYED and s.play.trick_counts[E] == 2
     assert zhu(s, item="fu_lu_shou_xi") == paid(3)          # 1 + two 極 won
 
 
 def test_fu_lu_shou_xi_needs_no_zheng_ben_and_four_ji():
     deal = table(fill(["二十"]), held={E: ["一萬", "一索", "九文"]}, avoid_held={E: ["百老"]})
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.play.trick_counts[E] == 1
     assert zhu(s, item="fu_lu_shou_xi") == paid(2)
     near = table(fill(["二十", "一索"]), held={E: ["一萬"]}, avoid_held={E: ["九文"]})
-    assert zhu(settle(app(), near), item="fu_lu_shou_xi") == [0, 0, 0, 0, 0]
+    assert zhu(settle_deal(app(), near), item="fu_lu_shou_xi") == [0, 0, 0, 0, 0]
 
 
 def test_si_jian_zai_shou():
     deal = table(fill(["八萬", "三索"]), held={E: ["千萬", "八索", "半文"]})
-    s = settle(app(), deal)
+    s = settle_deal(app(), deal)
     assert s.status == PLAYED
     assert zhu(s, item="si_jian_zai_shou") == paid(2)       # 1 + one 肩 won
     near = table(fill(["八萬", "三索"]), held={E: ["千萬", "八索"]}, avoid_held={E: ["半文"]})
-    assert zhu(settle(app(), near), item="si_jian_zai_shou") == [0, 0, 0, 0, 0]
+    assert zhu(settle_deal(app(), near), item="si_jian_zai_shou") == [0, 0, 0, 0, 0]
 
 
 def test_options_are_declared_with_digest_defaults():

@@ -18,8 +18,9 @@ from helpers import E, N, S, W, card, zhu
 
 from mahdiao_rules.deal import Deal, Seat
 from mahdiao_rules.history.construct import construct_deal
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle.hand import PLAYED, Settlement, settle
+from mahdiao_rules.settle.hand import PLAYED, Settlement
 
 FRAGMENT = Path(__file__).resolve().parent.parent / "rulesets" / "app" / "za_se_yang.yaml"
 ZA_IDS = [item["id"] for item in yaml.safe_load(FRAGMENT.read_text(encoding="utf-8"))["items"]]
@@ -34,7 +35,7 @@ OTHERS: tuple[tuple[Seat, str], ...] = (
 
 
 def app(deal: Deal, **options: str) -> Settlement:
-    return settle(find_ruleset("app", options or None), deal)
+    return settle_deal(find_ruleset("app", options or None), deal)
 
 
 def played(deal: Deal) -> bool:

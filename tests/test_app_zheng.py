@@ -25,15 +25,16 @@ from mahdiao_rules.cards import (
 )
 from mahdiao_rules.deal import SEATS, Deal
 from mahdiao_rules.history.construct import construct_deal
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle.hand import PLAYED, Settlement, settle
+from mahdiao_rules.settle.hand import PLAYED, Settlement
 
 GROUP = frozenset(i.id for i in find_ruleset("app").items.values() if i.group == "zheng_se_yang")
 BAI_LAO = 1 << int(parse_card("百老"))
 
 
 def app(deal: Deal, **options: str) -> Settlement:
-    return settle(find_ruleset("app", options or None), deal)
+    return settle_deal(find_ruleset("app", options or None), deal)
 
 
 def fired(s: Settlement, seat=E) -> set[str]:

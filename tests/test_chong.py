@@ -13,11 +13,12 @@ from mahdiao_rules.deal import SEATS, Deal, Seat
 from mahdiao_rules.errors import InputError
 from mahdiao_rules.history.construct import construct_deal
 from mahdiao_rules.io.resources import data_dir
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset, load_ruleset
 from mahdiao_rules.ruleset.dsl import HandState
 from mahdiao_rules.ruleset.kai_chong import KaiChong
-from mahdiao_rules.settle.hand import PLAYED, settle
+from mahdiao_rules.settle.hand import PLAYED
 from mahdiao_rules.settle.kai_chong import ChongTake
 from mahdiao_rules.settle.kai_chong import run as run_kai_chong
 from mahdiao_rules.units import TICKS_PER_ZHU
@@ -91,18 +92,18 @@ def hlm() -> Deal:
     rs = find_ruleset("app")
     return construct_deal([(JUNZHU, c) for c in HLM_WON], banker=N, first_leader=JUNZHU,
                           stock=HLM_STOCK, deal_id="hlm",
-                          accept=lambda d: settle(rs, d).status == PLAYED)
+                          accept=lambda d: settle_deal(rs, d).status == PLAYED)
 
 
 def test_hlm_face_card_is_not_promoted(hlm):
     rs = find_ruleset("app")
     assert card("五索") not in rs.procedure.sheng_dai
-    assert not any("升代" in n for n in settle(rs, hlm).notes)
+    assert not any("升代" in n for n in settle_deal(rs, hlm).notes)
 
 
 @pytest.mark.parametrize("scheme", ["app_w", "app_u"])
 def test_hlm_junzhu_takes_all_seven_in_the_narrated_order(hlm, scheme):
-    s = settle(find_ruleset("app", {"chong_points": scheme}), hlm)
+    s = settle_deal(find_ruleset("app", {"chong_points": scheme}), hlm)
     assert s.play.trick_counts[JUNZHU] == 8
     got = [(t.card.hanzi, t.seat, t.anchor.hanzi, t.duo) for t in s.chong]
     # 百子→紅萬 (十 錦張 mutual), 八十→七十, 二十→三十, 枝花/二文→一文, 空文→九文 (賞–極),
@@ -119,7 +120,7 @@ def test_hlm_junzhu_takes_all_seven_in_the_narrated_order(hlm, scheme):
 
 @pytest.mark.parametrize(("scheme", "total"), [("app_w", 61), ("app_u", 48)])
 def test_hlm_chong_total_and_settlement(hlm, scheme, total):
-    s = settle(find_ruleset("app", {"chong_points": scheme}), hlm)
+    s = settle_deal(find_ruleset("app", {"chong_points": scheme}), hlm)
     assert sum(t.points for t in s.chong) == total * TICKS_PER_ZHU
     # 開沖 is settled 莊↔閒 only: the 莊 (north) pays 郡主 her points
     assert zhu(s, item="kai_chong") == [total, 0, 0, -total, 0]
@@ -131,7 +132,7 @@ def test_hlm_chong_total_and_settlement(hlm, scheme, total):
 
 
 def test_hlm_points_per_take_app_w(hlm):
-    s = settle(find_ruleset("app"), hlm)
+    s = settle_deal(find_ruleset("app"), hlm)
     assert [(t.kind, pts(t)) for t in s.chong] == [
         ("十字互沖", 18), ("順領沖", 10), ("趣沖青", 10), ("肩沖青", 6), ("賞沖趣", 5),
         ("賞沖青", 6), ("賞沖青", 6)]
@@ -362,7 +363,7 @@ def test_ledgers_balance_and_chong_is_banker_to_player(scheme):
     seen = 0
     for i in range(60):
         deal = random_deal(i)
-        s = settle(rs, deal, play=play_random(deal, E, random.Random(i)))
+        s = settle_deal(rs, deal, play=play_random(deal, E, random.Random(i)))
         assert sum(s.nets) == 0
         for line in s.ledger:
             if line.item == "kai_chong":

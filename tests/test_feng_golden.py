@@ -11,8 +11,9 @@ from helpers import E, N, S, W, build, feng, kai_zhu_total, zhu
 from mahdiao_rules.deal import Event
 from mahdiao_rules.io import resources
 from mahdiao_rules.io.yamlsafe import load_text
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import compile_document
-from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED, settle
+from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED
 
 # Cards that win tricks in the 吊 table tests: plain 索/萬 cards far from every combo.
 PLAIN = ["七索", "六索", "五索", "四索", "七萬", "四萬", "三萬", "三索"]
@@ -117,7 +118,7 @@ def test_s3_example_2_is_a_quan_tu_hand_under_feng():
 
 
 def test_s3_example_2_rule_value_is_15():
-    s = settle(feng_without_quan_tu_yi_shang(), ex2())
+    s = settle_deal(feng_without_quan_tu_yi_shang(), ex2())
     items = {f.item.id: (f.amount / 24, f.count) for f in s.firings if f.seat == E}
     assert items["shang"] == (2, 2)                 # 八萬 (扶正) and 空文; not 九十, not 八索
     assert items["xiao_tu"] == (2, 2)               # 九十 + 五萬, 九十 + 八萬
@@ -128,7 +129,7 @@ def test_s3_example_2_rule_value_is_15():
 
 @pytest.mark.xfail(strict=True, reason="published ≠ rule: S3 prints 16, counting 九十 as a 賞")
 def test_s3_example_2_published_16():
-    assert kai_zhu_total(settle(feng_without_quan_tu_yi_shang(), ex2()), E) == 16
+    assert kai_zhu_total(settle_deal(feng_without_quan_tu_yi_shang(), ex2()), E) == 16
 
 
 def test_s3_example_3_reproduced():

@@ -44,10 +44,10 @@ from mahdiao_rules.io import yamlsafe
 from mahdiao_rules.io.dealfile import load_deals, parse_deals
 from mahdiao_rules.io.resources import schema_path
 from mahdiao_rules.io.yamlsafe import Document, load_text
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import compile_document, find_ruleset
 from mahdiao_rules.ruleset.dsl import CONDITION_KINDS, NUMERIC_KINDS, SET_KINDS
 from mahdiao_rules.ruleset.model import Ruleset
-from mahdiao_rules.settle.hand import settle
 from mahdiao_rules.settle.ledger import nets
 
 TESTS = Path(__file__).resolve().parent
@@ -400,7 +400,7 @@ def probe_deals() -> list[Deal]:
 
 def balanced(rs: Ruleset, deal: Deal) -> None:
     try:
-        s = settle(rs, deal)
+        s = settle_deal(rs, deal)
     except InputError:  # e.g. an event the ruleset prices needs a card the deal does not give
         return
     except Exception as exc:
@@ -548,7 +548,7 @@ def test_known_crashes_are_the_pending_files(path: Path) -> None:
     try:
         rs = compile_document(load_text(path.read_bytes(), str(path)))
         for deal in probe_deals():
-            settle(rs, deal)
+            settle_deal(rs, deal)
     except InputError:
         pass
     except Exception as exc:

@@ -13,9 +13,9 @@ from test_feng_golden import DIAO_TABLE, partition_deal
 from mahdiao_rules.cards import Card
 from mahdiao_rules.deal import Deal, RecordedTrick, Seat
 from mahdiao_rules.errors import InputError
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset, load_ruleset
-from mahdiao_rules.settle.hand import settle
 
 TU_ITEMS = {"xiao_tu", "da_huo_bai_tu", "quan_tu_da_huo", "xiao_huo_bai_tu"}
 SMALL_SE_YANG = {"bai_hou_qu", "qu_hou_bai", "mei_nv_can_chan", "xiao_can_chan",
@@ -59,7 +59,7 @@ def test_da_huo_bai_tu_under_app_is_plain_da_huo_bai_under_qing():
     wins = [(E, "百老"), (E, "八萬"), (E, "九索"), (S, "七索"), (S, "六索"),
             (W, "五索"), (W, "四萬"), (N, "三萬")]
     deal = build(wins, banker=N, stock=["五文"])
-    app, qing = settle(find_ruleset("app"), deal), settle(find_ruleset("qing"), deal)
+    app, qing = settle_deal(find_ruleset("app"), deal), settle_deal(find_ruleset("qing"), deal)
     assert {f.item.id for f in app.firings if f.seat == E} >= {"da_huo_bai_tu"}
     qing_items = {f.item.id for f in qing.firings if f.seat == E}
     assert "da_huo_bai" in qing_items and not TU_ITEMS & qing_items
@@ -72,7 +72,7 @@ def test_da_huo_bai_tu_under_app_is_plain_da_huo_bai_under_qing():
 def test_app_diao_table_in_zhu(counts, diao, nets_e, nets_n):
     # Digest §4.1 in 注 under app: every value doubled (1 吊 = 2 注).
     for banker, expected in ((E, nets_e), (N, nets_n)):
-        s = settle(find_ruleset("app"), partition_deal(counts, banker))
+        s = settle_deal(find_ruleset("app"), partition_deal(counts, banker))
         assert zhu(s, item="diao")[:4] == [2 * x for x in expected]
 
 
@@ -80,7 +80,7 @@ def test_cross_ruleset_example_app():
     # Digest §4.5, app column: 吊 2 + 大活百突 6 (replaces 大活百; no 賞 pay), 敲門 2: +14/0/0/−14.
     wins = [(E, "百老"), (E, "八萬"), (E, "九索"), (S, "七索"), (S, "六索"),
             (W, "五索"), (W, "四萬"), (N, "三萬")]
-    s = settle(find_ruleset("app"), build(wins, banker=N, stock=["五文"]))
+    s = settle_deal(find_ruleset("app"), build(wins, banker=N, stock=["五文"]))
     kai = ["diao", "da_huo_bai", "da_huo_bai_tu", "qiao_men_da_huo_bai_tu"]
     assert zhu(s, items=kai)[:4] == [14, 0, 0, -14]
 
@@ -97,7 +97,7 @@ def test_extends_without_overrides_settles_like_its_base(tmp_path, base):
     child, parent = load_ruleset(path), find_ruleset(base)
     for seed in range(150):
         deal = random_played(seed)
-        assert settle(child, deal).ledger == settle(parent, deal).ledger
+        assert settle_deal(child, deal).ledger == settle_deal(parent, deal).ledger
 
 
 @pytest.mark.parametrize(("rs_id", "option", "value", "allowed"), [
@@ -113,8 +113,8 @@ def test_toggling_an_option_changes_only_the_items_it_names(rs_id, option, value
     plain, switched = find_ruleset(rs_id), find_ruleset(rs_id, {option: value})
     for seed in range(300):
         deal = random_played(seed)
-        a = {(f.item.id, f.seat, f.amount) for f in settle(plain, deal).firings}
-        b = {(f.item.id, f.seat, f.amount) for f in settle(switched, deal).firings}
+        a = {(f.item.id, f.seat, f.amount) for f in settle_deal(plain, deal).firings}
+        b = {(f.item.id, f.seat, f.amount) for f in settle_deal(switched, deal).firings}
         assert {item for item, _, _ in a ^ b} <= allowed
 
 

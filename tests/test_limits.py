@@ -41,8 +41,9 @@ from mahdiao_rules.io.yamlsafe import (
     load_file,
     load_text,
 )
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.ruleset import bundled_ids, compile_document, find_ruleset
-from mahdiao_rules.settle.hand import PLAYED, settle
+from mahdiao_rules.settle.hand import PLAYED
 from mahdiao_rules.units import TICKS_PER_ZHU
 
 TESTS = Path(__file__).resolve().parent
@@ -253,7 +254,8 @@ def test_whole_number_floats_are_whole_numbers() -> None:
     assert type(trick.events[0].trick) is int
     pool = load_deals(BAD / "good" / "guan_dui_float.yaml")[0]
     assert pool == dataclasses.replace(canonical, guan_dui=3) and type(pool.guan_dui) is int
-    assert settle(find_ruleset("feng"), trick).ledger == settle(find_ruleset("feng"), canonical).ledger
+    feng = find_ruleset("feng")
+    assert settle_deal(feng, trick).ledger == settle_deal(feng, canonical).ledger
 
 
 # --------------------------------------------------------------------------- limits: environment
@@ -461,7 +463,7 @@ def test_documents_at_the_depth_cap_are_read_and_compiled_without_recursion_erro
         path = tmp_path / f"deep{suffix}"
         path.write_text(text, encoding="utf-8")
         rs = compile_document(load_file(path))
-        settle(rs, deal)
+        settle_deal(rs, deal)
         result = invoke("validate", str(path))
         assert result.exit_code == 0, result.stderr
     too_deep = "[" * (DEPTH_CAP + 1) + "]" * (DEPTH_CAP + 1)
@@ -642,7 +644,7 @@ def test_halves_of_zhu_stay_exact_in_the_ledger_and_in_json(order: list[Seat], b
                                                             tmp_path_factory: pytest.TempPathFactory) -> None:
     """3-3-2-0 under feng: 兩人三卓一人無牌則分贏一吊 — each winner gets exactly ½ 吊 = ½ 注."""
     deal = three_three_two_zero(tuple(order), banker, seed)
-    s = settle(find_ruleset("feng"), deal)
+    s = settle_deal(find_ruleset("feng"), deal)
     assert s.status == PLAYED
     assert sorted(s.play.trick_counts) == [0, 2, 3, 3]
     diao = {f.seat: f.amount for f in s.firings if f.item.id == "diao"}
@@ -688,4 +690,4 @@ def test_json_numbers_are_exact_for_random_deals(seed: int, ruleset: str,
     path.write_text(dump_deals([deal]), encoding="utf-8")
     result = report_json(path, "-r", ruleset)["deals"][0]["results"][0]
     reread = parse_deals(load_text(dump_deals([deal]), "d.yaml"))[0]
-    check_exact(result, settle(find_ruleset(ruleset), reread))
+    check_exact(result, settle_deal(find_ruleset(ruleset), reread))

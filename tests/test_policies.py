@@ -11,6 +11,7 @@ import pytest
 from mahdiao_rules.cards import CARD_HANZI, parse_card
 from mahdiao_rules.deal import SEATS, Seat
 from mahdiao_rules.io.dealfile import random_deals
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.policies import (
     APP,
     FENG,
@@ -19,15 +20,13 @@ from mahdiao_rules.play.policies import (
     RandomPolicy,
     Table,
     auto_play,
-    cross_map,
     duties_of,
     make_policy,
-    settle_auto,
-    translate_play,
 )
+from mahdiao_rules.play.procedure import cross_map, first_leader, sheng_dai, translate_play
 from mahdiao_rules.play.tricks import play_random, play_trick, result_of
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle.hand import MIAN_DOU, first_leader, settle, sheng_dai
+from mahdiao_rules.settle.hand import MIAN_DOU
 
 E, S, W, N = Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH
 FENG_DUTIES = Duties(school=FENG)
@@ -74,7 +73,7 @@ def test_random_policy_is_the_engines_random_play():
         assert RandomPolicy().play(deal, leader, random.Random(7)) == \
             play_random(deal, leader, random.Random(7))
         # and auto_play seeds it as `mahdiao replay` does (which plays no 免斗 hand)
-        replayed = settle(rs, deal)
+        replayed = settle_deal(rs, deal)
         if replayed.status != MIAN_DOU:
             assert auto_play(rs, deal, RandomPolicy()) == replayed.play
 
@@ -108,8 +107,8 @@ def test_unknown_policy_is_refused():
 
 def test_a_mian_dou_hand_is_not_played():
     rs = find_ruleset("feng")
-    deal = next(d for d in random_deals("md", 400) if settle(rs, d).status == MIAN_DOU)
-    s = settle_auto(rs, deal, make_policy("heuristic", rs))
+    deal = next(d for d in random_deals("md", 400) if settle_deal(rs, d).status == MIAN_DOU)
+    s = settle_deal(rs, deal, policy=make_policy("heuristic", rs))
     assert s.status == MIAN_DOU and s.play is None
 
 
@@ -300,8 +299,8 @@ def test_the_duties_win_for_the_banker(rs_id):
     rand = RandomPolicy()
     diffs = []
     for deal in random_deals("worth", 400):
-        a = settle(rs, deal, play=auto_play(rs, deal, dutiful), ledger=False).nets[deal.banker]
-        b = settle(rs, deal, play=auto_play(rs, deal, rand), ledger=False).nets[deal.banker]
+        a = settle_deal(rs, deal, play=auto_play(rs, deal, dutiful), ledger=False).nets[deal.banker]
+        b = settle_deal(rs, deal, play=auto_play(rs, deal, rand), ledger=False).nets[deal.banker]
         diffs.append(a - b)
     mean = statistics.fmean(diffs)
     se = statistics.stdev(diffs) / len(diffs) ** 0.5

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from mahdiao_rules.cards import Card
 from mahdiao_rules.deal import SEATS, Deal, Event, RecordedTrick, Seat
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle.hand import settle
 from mahdiao_rules.settle.ledger import GUAN_DUI, nets
 
 OPTION_SETS = [
@@ -60,7 +60,7 @@ deals = st.builds(shuffled_deal, st.integers(0, 10**9), st.integers(0, 3), st.in
 @settings(max_examples=300, deadline=None)
 @given(deal=deals, options=st.sampled_from(OPTION_SETS))
 def test_every_ledger_balances_to_zero(deal, options):
-    s = settle(find_ruleset("feng", options), deal)
+    s = settle_deal(find_ruleset("feng", options), deal)
     n = nets(s.ledger)
     assert sum(n) == 0
     assert all(t.amount > 0 and t.payer != t.payee for t in s.ledger)
@@ -71,8 +71,8 @@ def test_every_ledger_balances_to_zero(deal, options):
 @given(deal=deals, k=st.integers(1, 3), options=st.sampled_from(OPTION_SETS))
 def test_rotating_all_seats_rotates_the_nets(deal, k, options):
     rs = find_ruleset("feng", options)
-    base = settle(rs, deal).nets
-    turned = settle(rs, rotate(deal, k)).nets
+    base = settle_deal(rs, deal).nets
+    turned = settle_deal(rs, rotate(deal, k)).nets
     for s in SEATS:
         assert turned[(s + k) % 4] == base[s]
     assert turned[GUAN_DUI] == base[GUAN_DUI]
@@ -85,7 +85,7 @@ def test_replay_is_deterministic(seed, banker):
     deal = shuffled_deal(seed, banker)
     unplayed = dataclasses.replace(deal, play=None, events=())
     for d in (deal, unplayed):
-        a, b = settle(rs, d), settle(rs, d)
+        a, b = settle_deal(rs, d), settle_deal(rs, d)
         assert a.ledger == b.ledger
         assert a.play == b.play
 
@@ -93,7 +93,7 @@ def test_replay_is_deterministic(seed, banker):
 @settings(max_examples=200, deadline=None)
 @given(deal=deals)
 def test_pool_is_taken_only_by_da_huo_bai(deal):
-    s = settle(find_ruleset("feng"), deal)
+    s = settle_deal(find_ruleset("feng"), deal)
     takers = {t.payee for t in s.ledger if t.payer == GUAN_DUI}
     da_huo = {f.seat for f in s.firings if f.item.id == "da_huo_bai"}
     assert takers <= da_huo

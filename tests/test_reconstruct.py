@@ -30,9 +30,10 @@ from mahdiao_rules.history.reconstruct import (
 )
 from mahdiao_rules.io.dealfile import load_deals, random_deal
 from mahdiao_rules.io.yamlsafe import load_text
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.settle.hand import MIAN_DOU, settle
+from mahdiao_rules.settle.hand import MIAN_DOU
 from mahdiao_rules.units import TICKS_PER_ZHU
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -440,7 +441,7 @@ def test_reconstruct_command_writes_completions_that_replay(tmp_path):
     assert len(deals) == 5 and all(d.play and len(d.play) == 8 for d in deals)
     feng = find_ruleset("feng")
     for d in deals:
-        st = settle(feng, d)
+        st = settle_deal(feng, d)
         assert st.status == MIAN_DOU or st.nets[:4] == [-8 * TICKS_PER_ZHU, 6 * TICKS_PER_ZHU,
                                                        3 * TICKS_PER_ZHU, -1 * TICKS_PER_ZHU]
 

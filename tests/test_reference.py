@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from mahdiao_rules.io.dealfile import random_deals
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.policies import auto_play, make_policy
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle.hand import settle
 
 
 def _load_reference():
@@ -46,7 +46,7 @@ def compare(rs_id: str, deals, options: dict[str, str] | None = None) -> list[st
     problems = []
     for i, deal in enumerate(deals):
         play = auto_play(rs, deal, policies[i % 2])
-        got = settle(rs, deal, play=play, ledger=False)
+        got = settle_deal(rs, deal, play=play, ledger=False)
         want = R.settle(ref, deal, play)
         fired = sorted((f.item.id, int(f.seat), f.amount) for f in got.firings)
         if got.nets != want.nets or fired != sorted(want.firings) or got.status != want.status:

@@ -25,6 +25,7 @@ from mahdiao_rules.cli import main
 from mahdiao_rules.deal import SEATS
 from mahdiao_rules.io.dealfile import load_deals
 from mahdiao_rules.io.resources import data_dir
+from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.report.explain import explain_report
 from mahdiao_rules.report.render import (
     LANGS,
@@ -48,7 +49,6 @@ from mahdiao_rules.ruleset.describe import (
     UndescribedKind,
     describe_ruleset,
 )
-from mahdiao_rules.settle.hand import settle
 from mahdiao_rules.units import TICKS_PER_ZHU
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,7 @@ def rulesets():
 def replay_model(deals=None, command=REPLAY_COMMAND):
     deals = deals if deals is not None else load_deals(DEALS)
     chosen = rulesets()
-    rows = [[settle(rs, d) for rs in chosen] for d in deals]
+    rows = [[settle_deal(rs, d) for rs in chosen] for d in deals]
     return build_report(deals, chosen, rows, command=command, input_name=DEALS)
 
 
@@ -104,7 +104,7 @@ def test_replay_golden(fmt, update_golden):
 
 def test_explain_golden(update_golden):
     deal = load_deals(DEALS)[0]
-    model = explain_report(deal, settle(find_ruleset("feng"), deal), deal.banker,
+    model = explain_report(deal, settle_deal(find_ruleset("feng"), deal), deal.banker,
                            command=f"mahdiao explain {DEALS} --deal {deal.id} --seat north")
     check_golden("explain.txt", RENDERERS["text"](model, kind="explain"), update_golden)
 
@@ -213,7 +213,7 @@ def all_html():
     """Every HTML page the tool writes (replay, explain, rule table, rule diff)."""
     deal = hostile_deals()[0]
     yield RENDERERS["html"](replay_model(hostile_deals()), kind="replay")
-    yield RENDERERS["html"](explain_report(deal, settle(find_ruleset("feng"), deal), deal.banker),
+    yield RENDERERS["html"](explain_report(deal, settle_deal(find_ruleset("feng"), deal), deal.banker),
                             kind="explain")
     yield RENDERERS["html"](rules_table(find_ruleset("feng")), kind="rules-table")
     yield RENDERERS["html"](rules_diff(rulesets()), kind="rules-diff")
@@ -417,7 +417,7 @@ def test_describe_reads_won_order_and_numeric_expressions():
 def test_explain_lines_add_up_to_the_net_of_every_seat():
     for deal in load_deals(DEALS):
         for rs in rulesets():
-            s = settle(rs, deal)
+            s = settle_deal(rs, deal)
             for seat in SEATS:
                 model = explain_report(deal, s, seat)
                 assert model["balanced"], (deal.id, rs.id, seat)

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 from mahdiao_rules.cli.sim import ablate, bench, bench_table, render, simulate
 from mahdiao_rules.io.dealfile import dump_deals, load_deals, random_deals
-from mahdiao_rules.play.policies import auto_play, make_policy, settle_auto
+from mahdiao_rules.pipeline import settle_deal
+from mahdiao_rules.play.policies import auto_play, make_policy
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
-from mahdiao_rules.settle.hand import MIAN_DOU, settle
+from mahdiao_rules.settle.hand import MIAN_DOU
 from mahdiao_rules.settle.ledger import nets
 from mahdiao_rules.simulate import (
     BenchRow,
@@ -74,7 +75,7 @@ def test_chunking_does_not_change_the_result():
 def per_deal(rs_id: str, policy: str, deals, **options):
     rs = find_ruleset(rs_id, options or None)
     pol = make_policy(policy, rs)
-    return [settle(rs, d, play=auto_play(rs, d, pol), ledger=False) for d in deals]
+    return [settle_deal(rs, d, play=auto_play(rs, d, pol), ledger=False) for d in deals]
 
 
 def test_statistics_match_a_hand_computation():
@@ -144,7 +145,7 @@ def test_deals_out_round_trip_replays_to_the_same_nets(tmp_path):
     for r in m["rulesets"]:
         rs = find_ruleset(r["id"])
         # `mahdiao replay` plays an unrecorded deal at random with the same seed
-        total = sum(settle(rs, d).nets[d.banker] for d in deals)
+        total = sum(settle_deal(rs, d).nets[d.banker] for d in deals)
         assert Fraction(str(r["positions"][0]["sum"])) * TICKS_PER_ZHU == total
     # the heuristic is reproduced from the file too
     out2 = tmp_path / "deals.json"
@@ -153,7 +154,7 @@ def test_deals_out_round_trip_replays_to_the_same_nets(tmp_path):
     assert deals2 == deals
     rs = find_ruleset("app")
     pol = make_policy("heuristic", rs)
-    total = sum(settle_auto(rs, d, pol).nets[d.banker] for d in deals2)
+    total = sum(settle_deal(rs, d, policy=pol).nets[d.banker] for d in deals2)
     assert Fraction(str(m2["rulesets"][0]["positions"][0]["sum"])) * TICKS_PER_ZHU == total
 
 
@@ -206,8 +207,8 @@ def test_every_simulated_ledger_balances(seed, policy, rs_id):
     rs = find_ruleset(rs_id)
     pol = make_policy(policy, rs)
     for deal in random_deals(seed, 3):
-        full = settle_auto(rs, deal, pol)
-        fast = settle_auto(rs, deal, pol, ledger=False)
+        full = settle_deal(rs, deal, policy=pol)
+        fast = settle_deal(rs, deal, policy=pol, ledger=False)
         assert sum(nets(full.ledger)) == 0
         assert fast.nets == full.nets
 

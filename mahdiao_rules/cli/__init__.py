@@ -21,14 +21,14 @@ from ..io import dealcode
 from ..io.dealfile import dump_deals, load_deals, random_deals
 from ..io.resources import data_dir
 from ..io.yamlsafe import load_file
-from ..play.policies import make_policy, settle_auto
+from ..pipeline import settle_deal
+from ..play.policies import make_policy
 from ..report.explain import explain_report
 from ..report.render import LANGS, RENDERERS, formats_for, load_labels
 from ..report.replay import build_report
 from ..report.ruletable import rules_diff, rules_table
 from ..report.svg import bar_chart, file_name
 from ..ruleset import bundled_ids, compile_document, find_ruleset, resolve_rulesets
-from ..settle.hand import settle
 from .common import (
     EXIT_INPUT,
     F,
@@ -107,7 +107,7 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
         deals, shown = _load_deals(file, deal_ids)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     _check_settings_targets(settings, chosen)
-    rows = [[settle_auto(rs, deal, make_policy(policy, rs)) for rs in chosen] for deal in deals]
+    rows = [[settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen] for deal in deals]
     report = build_report(deals, chosen, rows, command=_command_line(), input_name=shown)
     text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
     if svg_dir is not None:
@@ -197,7 +197,7 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
         raise InputError(f"--seat {seat!r}: give east, south, west or north")
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     _check_settings_targets(settings, chosen)
-    model = explain_report(deals[0], settle(chosen[0], deals[0]), who, command=_command_line())
+    model = explain_report(deals[0], settle_deal(chosen[0], deals[0]), who, command=_command_line())
     write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), output)
 
 

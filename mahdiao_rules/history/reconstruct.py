@@ -47,8 +47,9 @@ from ..deal import SEATS, Deal, Event, RecordedTrick, Seat
 from ..errors import InputError
 from ..io.dealcode import encode
 from ..io.yamlsafe import format_path
+from ..pipeline import settle_deal
 from ..ruleset.model import Ruleset
-from ..settle.hand import MIAN_DOU, settle
+from ..settle.hand import MIAN_DOU
 from .partial import (
     SEAT_SLOTS,
     Constraints,
@@ -1325,7 +1326,7 @@ def _summarise(partial: PartialDeal, rulesets: Sequence[Ruleset], picked: list[C
         for s in SEATS:
             tricks[s][counts[s]] += 1
         for i, rs in enumerate(rulesets):
-            st = settle(rs, deal)
+            st = settle_deal(rs, deal)
             fired: dict[tuple[int, tuple[str, str]], int] = {}
             for f in st.firings:
                 key = (int(f.seat), (f.item.id, f.item.name))

@@ -15,11 +15,10 @@ deal, leader and ``rng`` state always give the same play.
   player at that seat sees: his own hand and discards, the face card, and the
   cards played face up (leads and captures).  It uses no randomness.
 
-:func:`auto_play` applies a ruleset's own procedure (升代 via
-:func:`~mahdiao_rules.settle.sheng_dai`, the first leader via
-:func:`~mahdiao_rules.settle.first_leader`); :func:`settle_auto` settles the
-result, and a 免斗 hand (a deal-phase item ends it) is not played:
-:func:`~mahdiao_rules.settle.settle` discards the play and reports no tricks.
+:func:`auto_play` applies a ruleset's own procedure first (升代 and the first
+leader, :mod:`mahdiao_rules.play.procedure`).  Nothing here settles:
+:func:`mahdiao_rules.pipeline.settle_deal` plays a hand by a policy only when its
+deal phase did not end it (免斗).
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from typing import Protocol
 from ..cards import (
     BAI_LAO,
     CARD_SUIT,
+    CARDS,
     CI_SHANG,
     JI,
     N_CARDS,
@@ -45,12 +45,11 @@ from ..cards import (
 from ..deal import SEATS, Deal, Seat
 from ..ruleset.dsl import HandState
 from ..ruleset.model import Ruleset
-from ..settle.hand import Settlement, first_leader, settle, sheng_dai
+from .procedure import by_policy, prepare
 from .tricks import PlayedTrick, PlayResult, play_random, play_trick, result_of
 
 ALL = (1 << N_CARDS) - 1
 BIT = tuple(1 << c for c in range(N_CARDS))
-CARDS = tuple(Card(c) for c in range(N_CARDS))
 SUIT_START = tuple(next(i for i in range(N_CARDS) if CARD_SUIT[i] == s) for s in range(4))
 RANK = tuple(c - SUIT_START[CARD_SUIT[c]] for c in range(N_CARDS))
 """0 for the strongest card of its suit (賞), 1 for the next (肩) …"""
@@ -674,55 +673,7 @@ def auto_play(ruleset: Ruleset, deal: Deal, policy: Policy,
     """Play *deal* by *ruleset*'s own procedure: 升代 first, then its first leader leads.
 
     The result is a play of the hands as the ruleset sees them, which is what
-    ``settle(ruleset, deal, play=...)`` expects.  ``rng`` defaults to the seed
+    ``settle_deal(ruleset, deal, play=...)`` expects.  ``rng`` defaults to the seed
     ``mahdiao replay`` uses for an unrecorded deal (``f"{deal.id}/play"``).
     """
-    view = sheng_dai(ruleset, deal, [])
-    leader = first_leader(ruleset, view)
-    if rng is None and policy.needs_rng:
-        rng = random.Random(f"{deal.id}/play")
-    return policy.play(view, leader, rng)
-
-
-def settle_auto(ruleset: Ruleset, deal: Deal, policy: Policy, *, ledger: bool = True,
-                rng: random.Random | None = None) -> Settlement:
-    """Play *deal* with *policy* under *ruleset*'s procedure and settle it.
-
-    A 免斗 hand is not played: settle ends it in the deal phase and keeps no play.
-    A deal with recorded tricks is replayed as recorded.
-    """
-    if deal.play is not None:
-        return settle(ruleset, deal, ledger=ledger)
-    return settle(ruleset, deal, play=auto_play(ruleset, deal, policy, rng), ledger=ledger)
-
-
-def translate_play(play: PlayResult, card_map: dict[int, int]) -> PlayResult:
-    """The same physical plays read through another ruleset's 升代 (*card_map*: card → card).
-
-    Leads stay as played; each trick is classified again, so a card that is stronger
-    under one ruleset's 升代 may win under it and lose under another.
-    """
-    if not card_map:
-        return play
-    tricks = [play_trick(t.number, t.lead, tuple(CARDS[card_map.get(c, c)] for c in t.cards))
-              for t in play.tricks]
-    return result_of(tricks)
-
-
-def sheng_dai_map(ruleset: Ruleset, deal: Deal) -> dict[int, int]:
-    """Original card → the card it plays as under *ruleset* (empty when no 升代 applies)."""
-    replaced = ruleset.procedure.sheng_dai.get(deal.face)
-    if replaced is None or deal.holder(replaced) is None:
-        return {}
-    return {replaced: int(deal.face)}
-
-
-def cross_map(src: Ruleset, dst: Ruleset, deal: Deal) -> dict[int, int]:
-    """Card map taking a play under *src*'s 升代 to the same physical play under *dst*'s."""
-    back = {v: k for k, v in sheng_dai_map(src, deal).items()}
-    fwd = sheng_dai_map(dst, deal)
-    out = {}
-    for c in set(back) | set(fwd) | set(back.values()):
-        orig = back.get(c, c)
-        out[c] = fwd.get(orig, orig)
-    return {k: v for k, v in out.items() if k != v}
+    return by_policy(prepare(ruleset, deal), policy, rng)

@@ -1,28 +1,27 @@
 """Settle one hand under one compiled ruleset: fired items → a balanced ledger.
 
-The order is fixed and visible here:
+The order is fixed and visible here, in two calls around the play:
 
-1. *deal* phase on the dealt hands (異賞, 免斗); recorded fines enter the books;
-2. unless the hand ended, the eight tricks are replayed (or played) and the
-   *play* phase items fire (吊, 賞, 開注 combos, 敲門), then 代賠 events;
-3. the *end* phase (官堆) runs for every hand, 免斗 or not.
+1. :func:`open_hand` — the *deal* phase on the dealt hands (異賞, 免斗), then the
+   recorded fines; its result says whether the hand ended before any trick;
+2. :func:`close_hand` — unless the hand ended, the *play* phase items fire on the
+   given tricks (吊, 賞, 開注 combos, 敲門, after 開沖), then 代賠 events; the *end*
+   phase (官堆) runs for every hand, 免斗 or not.
 
-Each firing turns into ledger lines through its payment channel; totals are
-derived from the ledger only.
+Settlement never plays: the tricks come from the caller (:mod:`mahdiao_rules.pipeline`
+composes procedure, play and settlement).  Each firing turns into ledger lines through
+its payment channel; totals are derived from the ledger only.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import CARD_HANZI, Card, cards_of
+from ..cards import CARD_HANZI, cards_of
 from ..deal import SEATS, Deal, Event, Seat
 from ..errors import InputError
-from ..play.tricks import PlayResult, play_random, replay_recorded
-from ..ruleset.compiler import card_num
+from ..play.tricks import PlayResult
 from ..ruleset.dsl import HandState
 from ..ruleset.model import ItemDef, Ruleset, Step
 from ..units import TICKS_PER_ZHU
@@ -78,17 +77,6 @@ class Settlement:
     @property
     def pool_end(self) -> int:
         return self.pool_start + self.nets[GUAN_DUI]
-
-
-def first_leader(ruleset: Ruleset, deal: Deal) -> Seat:
-    """Who leads trick 1 by the ruleset's own procedure (the 面張 count)."""
-    proc = ruleset.procedure
-    if proc.first_lead_rule == "zhuang":
-        return deal.banker
-    n = card_num(ruleset, deal.face)
-    offset = proc.first_lead_offsets.get(n, 0)
-    origin = deal.banker if proc.first_lead_from == "banker" else Seat[proc.first_lead_from.upper()]
-    return origin.after(offset)
 
 
 class _Books:
@@ -242,18 +230,41 @@ def _run_phase(ruleset: Ruleset, phase: str, st: HandState, books: _Books) -> li
     return fired
 
 
-def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
-           rng: random.Random | None = None, ledger: bool = True) -> Settlement:
-    """Settle *deal* under *ruleset*.
+class Opening:
+    """A hand after its deal phase: the books are open and whether it is played is known.
 
-    The recorded play is used when the deal has one; otherwise *play* (if given)
-    or a random play from the ruleset's own first leader, seeded by the deal id.
-    With ``ledger=False`` (fast simulation) the same payments are only summed:
-    the settlement has no ledger lines but the same ``nets``.
+    ``ended`` is True when a deal-phase item (免斗, or a 異賞 that ends the hand) or a
+    recorded fine ended the hand before any trick: then it is not played.
     """
-    notes: list[str] = []
-    original = deal
-    deal = sheng_dai(ruleset, deal, notes)  # the hand as this ruleset plays it
+
+    __slots__ = ("books", "deal", "ended", "firings", "leader", "notes", "original", "pool_start",
+                 "ruleset", "st")
+
+    def __init__(self, ruleset: Ruleset, deal: Deal, original: Deal, leader: Seat, notes: list[str],
+                 st: HandState, books: _Books, firings: list[Firing], ended: bool,
+                 pool_start: int) -> None:
+        self.ruleset = ruleset
+        self.deal = deal
+        self.original = original
+        self.leader = leader
+        self.notes = notes
+        self.st = st
+        self.books = books
+        self.firings = firings
+        self.ended = ended
+        self.pool_start = pool_start
+
+
+def open_hand(ruleset: Ruleset, deal: Deal, *, leader: Seat, original: Deal | None = None,
+              notes: tuple[str, ...] | list[str] = (), ledger: bool = True) -> Opening:
+    """The deal phase of *deal* under *ruleset*: deal-phase items, then the recorded fines.
+
+    *deal* is the hand as the ruleset plays it (after its 升代), *original* the deal as
+    dealt (the settlement names it; default *deal*), *leader* the ruleset's first leader
+    and *notes* what the procedure noted.  With ``ledger=False`` (fast simulation) the
+    payments are only summed: the settlement has no ledger lines but the same ``nets``.
+    """
+    notes = list(notes)
     st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
     for f in ruleset.dynamic_sets:  # one at a time: a set may be built on an earlier one
         st.sets.append(f(st))
@@ -261,39 +272,42 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     pool_start = deal.guan_dui * TICKS_PER_ZHU
     st.pool = pool_start
     books = _Books(ruleset, st, ledger)
-    leader = first_leader(ruleset, deal)
-
     firings = _run_phase(ruleset, "deal", st, books)
     ended = any(f.item.ends_hand for f in firings)
     ended |= _fines(ruleset, deal, st, books, notes)
+    return Opening(ruleset, deal, original or deal, leader, notes, st, books, firings, ended,
+                   pool_start)
 
-    result: PlayResult | None = None
+
+def close_hand(opening: Opening, play: PlayResult | None, note: str | None = None) -> Settlement:
+    """The rest of the hand: the play phase on *play* and 代賠, then the end phase (官堆).
+
+    *play* is the eight tricks of the hand as the ruleset plays it, or None — exactly
+    when the deal phase ended the hand (``opening.ended``: not played).  *note* says how
+    the tricks were chosen; it follows the deal phase's notes.
+    """
+    ruleset, deal, st, books, notes = (opening.ruleset, opening.deal, opening.st, opening.books,
+                                       opening.notes)
+    ended = opening.ended
+    if (play is None) != ended:
+        raise ValueError(f"deal {deal.id!r}: a play is settled exactly when the hand is played "
+                         f"(this one {'ended before play' if ended else 'is played'})")
+    firings = opening.firings
     chong: tuple[Any, ...] = ()
-    if not ended:
-        if deal.play is not None:
-            result = replay_recorded(deal)
-            if deal.play[0].lead != leader:
-                notes.append(f"procedure: under {ruleset.id} the first lead would be "
-                             f"{leader.id} ({leader.hanzi}); the record has "
-                             f"{deal.play[0].lead.id}")
-        elif play is not None:
-            result = play
-            notes.append(f"play: no recorded tricks; played by the tool from {leader.id}'s lead")
-        else:
-            result = play_random(deal, leader, rng or random.Random(f"{deal.id}/play"))
-            notes.append(f"play: no recorded tricks; played at random from {leader.id}'s lead "
-                         f"(seed {deal.id!r})")
-        st.won = list(result.won_masks)
+    if play is not None:
+        if note is not None:
+            notes.append(note)
+        st.won = list(play.won_masks)
         st.won_cand = None  # the won cards changed: the candidates are worked out again
-        st.tricks = list(result.trick_counts)
-        st.trick_winners = tuple(int(t.winner) for t in result.tricks)
-        st.won_order = [tuple(w) for w in result.won]
+        st.tricks = list(play.trick_counts)
+        st.trick_winners = tuple(int(t.winner) for t in play.tricks)
+        st.won_order = [tuple(w) for w in play.won]
         if ruleset.needs_trick_masks:  # only trick_has: patterns and 開沖 read them
-            st.won_tricks = _won_trick_masks(result)
+            st.won_tricks = _won_trick_masks(play)
         if ruleset.procedure.kai_chong is not None:
             chong = tuple(run_kai_chong(ruleset.procedure.kai_chong, st))
         firings += _run_phase(ruleset, "play", st, books)
-        _dai_pei(ruleset, deal, st, books, result, notes)
+        _dai_pei(ruleset, deal, st, books, play, notes)
     else:
         for e in deal.events:
             if e.type in (ruleset.dai_pei.offences if ruleset.dai_pei else {}):
@@ -302,38 +316,11 @@ def settle(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     firings += _run_phase(ruleset, "end", st, books)
     nb, why = _next_banker(ruleset, deal, firings, ended, books)
     return Settlement(
-        ruleset=ruleset, deal=original, status=MIAN_DOU if ended else PLAYED,
-        firings=tuple(firings), ledger=tuple(books.lines), play=result, first_leader=leader,
-        pool_start=pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
-        chong=chong, fast_nets=None if ledger else tuple(books.nets),
+        ruleset=ruleset, deal=opening.original, status=MIAN_DOU if ended else PLAYED,
+        firings=tuple(firings), ledger=tuple(books.lines), play=play, first_leader=opening.leader,
+        pool_start=opening.pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
+        chong=chong, fast_nets=None if books.record else tuple(books.nets),
     )
-
-
-def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:
-    """升代: when the face card is in the ruleset's map, the mapped card becomes it.
-
-    The card takes the face card's place in its holder's hand for play, 色樣 and
-    開注, and a recorded play of it is read as the face card.
-    """
-    replaced = ruleset.procedure.sheng_dai.get(deal.face)
-    if replaced is None:
-        return deal
-    holder = deal.holder(replaced)
-    if holder is None:
-        notes.append(f"升代: {CARD_HANZI[replaced]} would stand for the face card "
-                     f"{CARD_HANZI[deal.face]} but lies in the stock")
-        return deal
-    face = deal.face
-
-    def swap(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(face if c == replaced else c for c in cards)
-
-    hands = tuple(swap(h) if s == holder else h for s, h in zip(SEATS, deal.hands, strict=True))
-    play = None if deal.play is None else tuple(
-        dataclasses.replace(t, cards=swap(t.cards)) for t in deal.play)
-    notes.append(f"升代: {holder.id}'s {CARD_HANZI[replaced]} plays as the face card "
-                 f"{CARD_HANZI[face]}")
-    return dataclasses.replace(deal, hands=hands, play=play)  # type: ignore[arg-type]
 
 
 def _won_trick_masks(result: PlayResult) -> list[tuple[int, ...]]:
