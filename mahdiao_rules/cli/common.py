@@ -1,4 +1,5 @@
-"""What every ``mahdiao`` command shares: one-line errors, atomic output, ``--set`` parsing.
+"""What the ``mahdiao`` commands share: one-line errors, atomic output, ``--set`` parsing,
+the report options, the deal file argument and the command line stamped on reports.
 
 Bad input becomes one line on stderr and exit code 2; an output file is
 written only when the whole report rendered (temp file + rename).
@@ -7,6 +8,7 @@ written only when the whole report rendered (temp file + rename).
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -16,7 +18,12 @@ from typing import Any, TypeVar
 
 import click
 
+from ..deal import Deal
 from ..errors import InputError, MahdiaoError
+from ..io.dealfile import load_deals
+from ..io.resources import data_dir
+from ..report.render import LANGS
+from ..report.svg import bar_chart, file_name
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70
@@ -112,3 +119,46 @@ def pick_by_id(entries: Sequence[Any], ids: Sequence[str], what: str, shown: str
                          f"(ids: {', '.join(sorted(known))})", file=shown)
     wanted = set(ids)
     return [e for e in entries if e.id in wanted]
+
+
+def command_line() -> str:
+    """The command as typed, for the stamp at the end of a report."""
+    return " ".join(shlex.quote(a) for a in ["mahdiao", *sys.argv[1:]])
+
+
+def report_options(fn: F) -> F:
+    """``--lang`` and ``--template-dir``, shared by every command that renders a report."""
+    fn = click.option("--template-dir", type=click.Path(exists=True, file_okay=False),
+                      help="Use templates (and labels.yaml) from this folder first.")(fn)
+    return click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                        help="Labels: hanzi terms with English (en), or all Chinese.")(fn)
+
+
+def load_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal], str]:
+    """The deals of FILE (the bundled examples without one), only *deal_ids* if given."""
+    if file is None:
+        path, shown = data_dir("examples") / "examples.yaml", "examples/examples.yaml"
+    else:
+        path, shown = Path(file), file
+    return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
+
+
+def write_svgs(folder: str, charts: dict[str, dict[str, Any]], title: str) -> None:
+    """Each chart as a standalone DIR/<name>.svg, written atomically like every output."""
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the folder: {exc.strerror or exc}", file=folder) from None
+    for name, spec in charts.items():
+        write_output(bar_chart(spec, title=title, standalone=True),
+                     str(target / f"{file_name(name)}.svg"))
+
+
+def check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:
+    """Every ``--set`` must name a ruleset of this run (a typo would otherwise be ignored)."""
+    ids = {rs.id for rs in chosen}
+    for rs_id in parse_settings(settings):
+        if rs_id not in ids:
+            raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
+                             f"(rulesets: {', '.join(sorted(ids))})")

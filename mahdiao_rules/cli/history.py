@@ -1,7 +1,6 @@
 """``mahdiao reconstruct`` and ``mahdiao code``: partial historical deals and citable deal codes.
 
-Standalone click commands; the main group registers them with
-``main.add_command(reconstruct)`` and ``main.add_command(code)``.
+Standalone click commands; the main group (``cli/__init__.py``) registers them.
 """
 
 from __future__ import annotations

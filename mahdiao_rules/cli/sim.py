@@ -1,12 +1,6 @@
 """``mahdiao simulate``, ``mahdiao ablate`` and ``mahdiao bench``: Monte Carlo over rulesets.
 
-Register with the main group (cli.py)::
-
-    from .cli_sim import ablate, bench, simulate
-    main.add_command(simulate)
-    main.add_command(ablate)
-    main.add_command(bench)
-
+Standalone click commands; the main group (``cli/__init__.py``) registers them.
 Only the report goes to stdout; the progress bar goes to stderr.
 """
 

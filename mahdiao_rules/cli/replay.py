@@ -1,0 +1,117 @@
+"""``mahdiao replay`` and ``mahdiao explain``: deals settled under rulesets, as reports.
+
+Both go through the whole pipeline (:func:`mahdiao_rules.pipeline.settle_deal`): a
+deal's recorded tricks are replayed, a deal without them is played from the
+ruleset's own first leader (random, or ``replay --policy``).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..deal import SEAT_ALIASES
+from ..errors import InputError
+from ..io import dealcode
+from ..pipeline import settle_deal
+from ..play.policies import make_policy
+from ..report.explain import explain_report
+from ..report.render import RENDERERS, formats_for, load_labels
+from ..report.replay import build_report
+from ..ruleset import resolve_rulesets
+from .common import (
+    check_settings_targets,
+    command_line,
+    friendly_errors,
+    load_deal_file,
+    parse_settings,
+    report_options,
+    write_output,
+    write_svgs,
+)
+
+
+@click.command()
+@click.argument("file", required=False)
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              help="Ruleset id (see `mahdiao rulesets`), 'all', or a ruleset YAML path. "
+                   "Repeatable. Default: feng.")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Override a ruleset option for this run. Repeatable.")
+@click.option("-f", "--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
+@click.option("--deal", "deal_ids", multiple=True, metavar="ID",
+              help="Only these deal ids from the file. Repeatable.")
+@click.option("--policy", type=click.Choice(["random", "heuristic"]), default="random",
+              show_default=True,
+              help="How a deal without recorded tricks is played (seeded by the deal id).")
+@click.option("--code", "codes", multiple=True, metavar="CODE",
+              help="Replay the deal with this citable deal code (see `mahdiao code`) instead "
+                   "of a file. Repeatable.")
+@click.option("--svg-dir", metavar="DIR",
+              help="Also write each deal's chart (net per seat per ruleset) as DIR/<deal>.svg.")
+@report_options
+@friendly_errors
+def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
+           output: str | None, deal_ids: tuple[str, ...], policy: str, codes: tuple[str, ...],
+           svg_dir: str | None, lang: str, template_dir: str | None) -> None:
+    """Settle each deal of FILE (YAML or JSON) under each ruleset.
+
+    Without FILE the bundled example deals are replayed.  A deal's recorded
+    tricks are authoritative; a deal without them is played at random from
+    the ruleset's own first leader (seeded by the deal id).  With several
+    rulesets the report puts them side by side and explains the differences.
+    A deal given by ``--code`` has no recorded play either.
+    """
+    if codes:
+        if file is not None:
+            raise InputError("give either FILE or --code, not both")
+        deals, shown = [dealcode.decode(c) for c in codes], "--code"
+    else:
+        deals, shown = load_deal_file(file, deal_ids)
+    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
+    check_settings_targets(settings, chosen)
+    rows = [[settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen] for deal in deals]
+    report = build_report(deals, chosen, rows, command=command_line(), input_name=shown)
+    text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
+    if svg_dir is not None:
+        title = load_labels(template_dir, lang).chart_net
+        write_svgs(svg_dir, {d["id"]: d["chart"] for d in report["deals"]}, title)
+    write_output(text, output)
+
+
+@click.command()
+@click.argument("file", required=False)
+@click.option("--deal", "deal_id", metavar="ID",
+              help="The deal (required when FILE holds more than one).")
+@click.option("-r", "--ruleset", "ruleset", default="feng", show_default=True, metavar="ID|PATH",
+              help="Ruleset id or a ruleset YAML path.")
+@click.option("--seat", required=True, metavar="SEAT",
+              help="east, south, west or north (also e/s/w/n, 東 南 西 北).")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Override a ruleset option for this run. Repeatable.")
+@click.option("-f", "--format", "fmt", type=click.Choice(formats_for("explain")), default="text",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the explanation here instead of stdout.")
+@report_options
+@friendly_errors
+def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
+            settings: tuple[str, ...], fmt: str, output: str | None, lang: str,
+            template_dir: str | None) -> None:
+    """Every ledger line behind one seat's net, grouped by rule item, with its source.
+
+    The answer to "why was I paid this?": for deal ID of FILE (the bundled
+    examples without FILE) under one ruleset, each payment to and from SEAT
+    with the item, the quoted source phrase and the cards that made it fire.
+    """
+    deals, shown = load_deal_file(file, [deal_id] if deal_id else [])
+    if len(deals) > 1:
+        raise InputError(f"the file holds {len(deals)} deals; choose one with --deal "
+                         f"(ids: {', '.join(d.id for d in deals)})", file=shown)
+    who = SEAT_ALIASES.get(seat.strip().lower()) or SEAT_ALIASES.get(seat.strip())
+    if who is None:
+        raise InputError(f"--seat {seat!r}: give east, south, west or north")
+    chosen = resolve_rulesets([ruleset], parse_settings(settings))
+    check_settings_targets(settings, chosen)
+    model = explain_report(deals[0], settle_deal(chosen[0], deals[0]), who, command=command_line())
+    write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), output)
