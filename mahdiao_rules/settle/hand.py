@@ -234,7 +234,8 @@ class Opening:
     """A hand after its deal phase: the books are open and whether it is played is known.
 
     ``ended`` is True when a deal-phase item (免斗, or a 異賞 that ends the hand) or a
-    recorded fine ended the hand before any trick: then it is not played.
+    recorded fine ended the hand before any trick: then it is not played.  An opening
+    is closed once (:func:`close_hand` adds to its firings, notes and books).
     """
 
     __slots__ = ("books", "deal", "ended", "firings", "leader", "notes", "original", "pool_start",
