@@ -21,15 +21,19 @@ import math
 import multiprocessing
 import os
 import random
+import signal
+import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
 from .deal import Deal
 from .io.dealfile import dump_deals, random_deals
+from .io.output import Destination, destination, open_text
 from .pipeline import settle_deal
 from .play.policies import POLICIES, auto_play, make_policy
 from .play.procedure import cross_map, translate_play
@@ -249,6 +253,32 @@ def _init_worker(plan: Plan) -> None:
     _RUNNER = Runner(plan)
 
 
+def _start_worker(plan: Plan, parent: int) -> None:
+    """A pool worker: the parent alone answers Ctrl-C and SIGTERM (it ends the pool), and a
+    worker ends with its parent, quietly, even when the parent is killed outright."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _die_with_parent(parent)
+    _init_worker(plan)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to send SIGTERM when the parent dies (PR_SET_PDEATHSIG); elsewhere a worker
+    notices on its next result instead.  Exits at once if the parent is already gone."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no libc to ask
+            pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Stats, str | None]:
     assert _RUNNER is not None
     deals = random_deals(_RUNNER.plan.seed, count, start=start)
@@ -271,20 +301,12 @@ def _deals_text(deals: Sequence[Deal], fmt: str) -> str:
 
 
 class DealWriter:
-    """Write a deal file chunk by chunk; the result equals ``dump_deals(all deals)``.
+    """Write a deal file chunk by chunk to an open stream; the result equals
+    ``dump_deals(all deals)``.  The stream comes from :func:`mahdiao_rules.io.output.open_text`,
+    which replaces the target only when the run finished (never a half-written file)."""
 
-    The text goes to a temporary file beside the target and replaces it only when the
-    run finished (never a half-written file).
-    """
-
-    def __init__(self, path: str, fmt: str, title: str) -> None:
-        import tempfile
-
-        self.path, self.fmt = path, fmt
-        folder = os.path.dirname(os.path.abspath(path))
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
-                                        dir=folder)
-        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+    def __init__(self, fh: TextIO, fmt: str, title: str) -> None:
+        self.fh, self.fmt = fh, fmt
         head = dump_deals([], fmt=fmt, title=title)
         if fmt == "yaml":
             self.fh.write(head)
@@ -303,16 +325,6 @@ class DealWriter:
     def close(self) -> None:
         if self.fmt == "json":
             self.fh.write(_JSON_CLOSE)
-        self.fh.close()
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self.tmp, 0o666 & ~umask)
-        os.replace(self.tmp, self.path)
-
-    def abort(self) -> None:
-        self.fh.close()
-        if os.path.exists(self.tmp):
-            os.unlink(self.tmp)
 
 
 def deals_format(path: str) -> str:
@@ -332,7 +344,7 @@ def chunk_size(n: int, jobs: int) -> int:
     return max(25, min(1000, -(-n // (jobs * 8))))
 
 
-def run(plan: Plan, *, jobs: int = 1, deals_out: str | None = None,
+def run(plan: Plan, *, jobs: int = 1, deals_out: str | Destination | None = None,
         progress: Callable[[int], None] | None = None, title: str | None = None,
         chunk: int | None = None) -> Stats:
     """Run *plan*, merging the chunks in order; identical for any *jobs* and *chunk*.
@@ -342,23 +354,23 @@ def run(plan: Plan, *, jobs: int = 1, deals_out: str | None = None,
     At most ``2·jobs + 1`` chunks are in flight, so memory does not grow with ``plan.n``.
     """
     total = Stats.empty(len(plan.slots))
-    fmt = deals_format(deals_out) if deals_out else None
-    writer = DealWriter(deals_out, fmt, title or f"random deals, seed {plan.seed!r}") \
-        if deals_out and fmt else None
+    if isinstance(deals_out, str):
+        deals_out = destination(deals_out)
+    fmt = deals_format(deals_out.name) if deals_out is not None else None
     size = chunk or chunk_size(plan.n, jobs)
-    try:
+    with ExitStack() as stack:
+        writer = None
+        if deals_out is not None and fmt is not None:
+            fh = stack.enter_context(open_text(deals_out))
+            writer = DealWriter(fh, fmt, title or f"random deals, seed {plan.seed!r}")
         for stats, text in _results(plan, jobs, size, fmt):
             total.merge(stats)
             if writer is not None and text is not None:
                 writer.write(text)
             if progress is not None:
                 progress(stats.n)
-    except BaseException:
         if writer is not None:
-            writer.abort()
-        raise
-    if writer is not None:
-        writer.close()
+            writer.close()
     return total
 
 
@@ -370,7 +382,7 @@ def _results(plan: Plan, jobs: int, size: int, fmt: str | None) -> Iterator[tupl
         return
     ctx = multiprocessing.get_context()
     window = 2 * jobs + 1  # results held at once: bounded whatever n is
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(plan,)) as pool:
+    with ctx.Pool(jobs, initializer=_start_worker, initargs=(plan, os.getpid())) as pool:
         todo = chunks(plan.n, size)
         pending: deque[Any] = deque()
         for start, count in todo:

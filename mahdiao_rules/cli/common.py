@@ -1,17 +1,20 @@
-"""What the ``mahdiao`` commands share: one-line errors, atomic output, ``--set`` parsing,
-the report options, the deal file argument and the command line stamped on reports.
+"""What the ``mahdiao`` commands share: one-line errors, signals, checked and atomic output,
+``--set`` parsing, the report options, the deal file argument and the command line stamped
+on reports.
 
-Bad input becomes one line on stderr and exit code 2; an output file is
-written only when the whole report rendered (temp file + rename).
+Bad input becomes one line on stderr and exit code 2; an output path is checked when the
+command starts, and an output file is written only when the whole report rendered (temp
+file + rename, see :mod:`mahdiao_rules.io.output`).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,12 +24,23 @@ import click
 from ..deal import Deal
 from ..errors import InputError, MahdiaoError
 from ..io.dealfile import load_deals
+from ..io.output import (
+    Destination,
+    OutputClosed,
+    destination,
+    folder_destination,
+    open_text,
+    remove_temp_files,
+    write_files,
+)
 from ..io.resources import data_dir
 from ..report.render import LANGS
-from ..report.svg import bar_chart, file_name
+from ..report.svg import bar_chart, chart_file_names
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70
+EXIT_PIPE = 141
+"""What a shell reports for a program ended by SIGPIPE: its reader went away."""
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -35,19 +49,72 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_INPUT)
 
 
+class Terminated(BaseException):
+    """SIGTERM (or SIGHUP) arrived: unwind, so that temporary files are removed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_signal(signum: int, _frame: Any) -> None:
+    raise Terminated(signum)
+
+
+@contextmanager
+def _signals_unwind() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP unwind the stack like Ctrl-C does (the
+    default would end the process on the spot and leave a temporary file behind)."""
+    names = [n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    old: dict[int, Any] = {}
+    try:
+        for name in names:
+            num = getattr(signal, name)
+            old[num] = signal.signal(num, _on_signal)
+    except ValueError:  # not the main thread: leave the handlers alone
+        pass
+    try:
+        yield
+    finally:
+        for num, handler in old.items():
+            signal.signal(num, handler)
+
+
+def _stdout_gone() -> None:
+    """The reader of standard output went away (``mahdiao replay | head``): stop quietly,
+    and keep Python from complaining when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(EXIT_PIPE)
+
+
 def friendly_errors(fn: F) -> F:
-    """Turn our errors into one clear line and exit 2; never print a traceback."""
+    """Turn our errors into one clear line and exit 2; never print a traceback.
+
+    Ctrl-C prints one line and exits 130; SIGTERM/SIGHUP exit quietly with 128 + the
+    signal; either way no temporary file is left behind.
+    """
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with _signals_unwind():
+                return fn(*args, **kwargs)
         except InputError as e:
             _fail(str(e))
         except MahdiaoError as e:
             _fail(str(e))
+        except OutputClosed:
+            _stdout_gone()
         except KeyboardInterrupt:
+            remove_temp_files()
             click.echo("mahdiao: interrupted", err=True)
             sys.exit(130)
+        except Terminated as e:
+            remove_temp_files()
+            sys.exit(128 + e.signum)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
         except Exception as e:  # a bug: still one line, and the traceback only when asked
@@ -59,39 +126,26 @@ def friendly_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print *text*, or write it to *output* atomically (never a half-written file)."""
-    if output is None or output == "-":
-        click.echo(text, nl=False)
-        return
-    target = Path(output)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError("cannot write: the folder does not exist", file=output)
-    if target.is_dir():
-        raise InputError("cannot write: it is a folder; give a file name", file=output)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", file=output) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+def output_place(output: str | None, *, inputs: Iterable[str | os.PathLike[str] | None] = (),
+                 others: Iterable[Destination] = ()) -> Destination:
+    """Check an output path when the command starts (see :mod:`mahdiao_rules.io.output`)."""
+    return destination(output, inputs=[i for i in inputs if i], others=others)
+
+
+def ruleset_files(rulesets: Iterable[Any]) -> list[str]:
+    """Every file the compiled *rulesets* were read from (an output must not replace one)."""
+    return [f for rs in rulesets for f in rs.input_files]
+
+
+def write_output(text: str, output: str | Destination | None) -> None:
+    """Print *text*, or write it to *output*: atomically for a regular file (never a
+    half-written file), straight through for a device or FIFO."""
+    dest = output if isinstance(output, Destination) else destination(output)
+    with open_text(dest) as fh:
+        if dest.kind == "stdout":
+            click.echo(text, nl=False, file=fh)
+        else:
             fh.write(text)
-        # mkstemp makes the file private (0600); give it the mode a plain open() would.
-        os.chmod(tmp, _new_file_mode())
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"cannot write: {exc.strerror or exc}", file=output) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _new_file_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def parse_settings(values: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -143,16 +197,16 @@ def load_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal
     return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
 
 
-def write_svgs(folder: str, charts: dict[str, dict[str, Any]], title: str) -> None:
-    """Each chart as a standalone DIR/<name>.svg, written atomically like every output."""
-    target = Path(folder)
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create the folder: {exc.strerror or exc}", file=folder) from None
-    for name, spec in charts.items():
-        write_output(bar_chart(spec, title=title, standalone=True),
-                     str(target / f"{file_name(name)}.svg"))
+def svg_place(folder: str | None, *, others: Iterable[Destination] = ()) -> Destination | None:
+    """Check ``--svg-dir`` when the command starts (None when not given)."""
+    return None if folder is None else folder_destination(folder, others=others)
+
+
+def write_svgs(folder: Destination, charts: Sequence[tuple[str, dict[str, Any]]], title: str) -> None:
+    """Each chart as a standalone FOLDER/<name>.svg: names unique and bounded, all or nothing."""
+    names = chart_file_names([name for name, _ in charts])
+    write_files(folder, [(f"{stem}.svg", bar_chart(spec, title=title, standalone=True))
+                         for stem, (_, spec) in zip(names, charts, strict=True)])
 
 
 def check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:

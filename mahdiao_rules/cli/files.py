@@ -14,6 +14,7 @@ from ..ruleset import compile_document
 from .common import (
     EXIT_INPUT,
     friendly_errors,
+    output_place,
     write_output,
 )
 
@@ -66,5 +67,6 @@ def _looks_like_ruleset(data: Any) -> bool:
 @friendly_errors
 def deal(seed: str, count: int, fmt: str, output: str | None) -> None:
     """Write random deals (no recorded play) in the deal-file format."""
+    dest = output_place(output)
     deals = random_deals(seed, count)
-    write_output(dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}"), output)
+    write_output(dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}"), dest)

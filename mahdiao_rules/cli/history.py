@@ -24,7 +24,14 @@ from ..io.resources import data_dir
 from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
-from .common import friendly_errors, parse_settings, pick_by_id, write_output
+from .common import (
+    friendly_errors,
+    output_place,
+    parse_settings,
+    pick_by_id,
+    ruleset_files,
+    write_output,
+)
 
 __all__ = ["code", "reconstruct", "render_text", "to_data"]
 
@@ -68,6 +75,9 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
     else:
         path, shown = Path(file), file
+    dest = output_place(output, inputs=[path])
+    completions_dest = (None if completions_file is None else
+                        output_place(completions_file, inputs=[path], others=[dest]))
     partials = pick_by_id(load_partials(str(path), display_name=shown), deal_ids, "partial deal",
                           shown)
     seat = None
@@ -82,6 +92,10 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         if rs_id not in ids:
             raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
                              f"(rulesets: {', '.join(sorted(ids))})")
+    inputs = [path, *ruleset_files(chosen)]
+    dest = output_place(output, inputs=inputs)
+    if completions_file is not None:
+        completions_dest = output_place(completions_file, inputs=inputs, others=[dest])
     results = [run_reconstruct(p, chosen, samples=samples, seed=seed, reading=reading, banker=seat,
                                method=method, keep_deals=completions_file is not None) for p in partials]
     if fmt == "json":
@@ -90,10 +104,10 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
                           ensure_ascii=False, indent=2) + "\n"
     else:
         text = "\n\n".join(render_text(r) for r in results)
-    if completions_file is not None:
+    if completions_dest is not None:
         deals = [d for r in results for d in r.completions]
-        write_output(dump_deals(deals, title=f"completions of {shown} (seed {seed!r})"), completions_file)
-    write_output(text, output)
+        write_output(dump_deals(deals, title=f"completions of {shown} (seed {seed!r})"), completions_dest)
+    write_output(text, dest)
 
 
 @click.command("code")

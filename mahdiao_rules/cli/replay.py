@@ -23,8 +23,11 @@ from .common import (
     command_line,
     friendly_errors,
     load_deal_file,
+    output_place,
     parse_settings,
     report_options,
+    ruleset_files,
+    svg_place,
     write_output,
     write_svgs,
 )
@@ -63,21 +66,24 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
     rulesets the report puts them side by side and explains the differences.
     A deal given by ``--code`` has no recorded play either.
     """
+    if codes and file is not None:
+        raise InputError("give either FILE or --code, not both")
+    dest = output_place(output, inputs=[file])
+    svg = svg_place(svg_dir, others=[dest])
     if codes:
-        if file is not None:
-            raise InputError("give either FILE or --code, not both")
         deals, shown = [dealcode.decode(c) for c in codes], "--code"
     else:
         deals, shown = load_deal_file(file, deal_ids)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     check_settings_targets(settings, chosen)
+    dest = output_place(output, inputs=[file, *ruleset_files(chosen)])
     rows = [[settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen] for deal in deals]
     report = build_report(deals, chosen, rows, command=command_line(), input_name=shown)
     text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
-    if svg_dir is not None:
+    if svg is not None:
         title = load_labels(template_dir, lang).chart_net
-        write_svgs(svg_dir, {d["id"]: d["chart"] for d in report["deals"]}, title)
-    write_output(text, output)
+        write_svgs(svg, [(d["id"], d["chart"]) for d in report["deals"]], title)
+    write_output(text, dest)
 
 
 @click.command()
@@ -104,6 +110,7 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
     examples without FILE) under one ruleset, each payment to and from SEAT
     with the item, the quoted source phrase and the cards that made it fire.
     """
+    dest = output_place(output, inputs=[file])
     deals, shown = load_deal_file(file, [deal_id] if deal_id else [])
     if len(deals) > 1:
         raise InputError(f"the file holds {len(deals)} deals; choose one with --deal "
@@ -113,5 +120,6 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
         raise InputError(f"--seat {seat!r}: give east, south, west or north")
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
+    dest = output_place(output, inputs=[file, *ruleset_files(chosen)])
     model = explain_report(deals[0], settle_deal(chosen[0], deals[0]), who, command=command_line())
-    write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), output)
+    write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), dest)

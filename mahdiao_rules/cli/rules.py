@@ -15,8 +15,11 @@ from .common import (
     check_settings_targets,
     command_line,
     friendly_errors,
+    output_place,
     parse_settings,
     report_options,
+    ruleset_files,
+    svg_place,
     write_output,
     write_svgs,
 )
@@ -77,9 +80,10 @@ def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: s
     注, channel and a footnoted source."""
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
+    dest = output_place(output, inputs=ruleset_files(chosen))
     model = rules_table(chosen[0], command=command_line())
     write_output(RENDERERS[fmt](model, kind="rules-table", lang=lang, template_dir=template_dir),
-                 output)
+                 dest)
 
 
 @rules.command("diff")
@@ -95,8 +99,10 @@ def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tup
     check_settings_targets(settings, chosen)
     if len(chosen) < 2:
         raise InputError("rules diff compares two rulesets or more")
+    dest = output_place(output, inputs=ruleset_files(chosen))
+    svg = svg_place(svg_dir, others=[dest])
     model = rules_diff(chosen, command=command_line())
     text = RENDERERS[fmt](model, kind="rules-diff", lang=lang, template_dir=template_dir)
-    if svg_dir is not None:
-        write_svgs(svg_dir, {"rules-diff": model["chart"]}, load_labels(template_dir, lang).chart_diff)
-    write_output(text, output)
+    if svg is not None:
+        write_svgs(svg, [("rules-diff", model["chart"])], load_labels(template_dir, lang).chart_diff)
+    write_output(text, dest)

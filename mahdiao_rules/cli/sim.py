@@ -23,7 +23,14 @@ from ..play.policies import POLICIES
 from ..report.render import environment
 from ..ruleset import bundled_ids, find_ruleset, resolve_rulesets
 from ..simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
-from .common import friendly_errors, parse_settings, write_output
+from .common import (
+    Destination,
+    friendly_errors,
+    output_place,
+    parse_settings,
+    ruleset_files,
+    write_output,
+)
 
 FORMATS = ("text", "json", "md", "html")
 _EXT = {"text": "txt", "md": "md", "html": "html"}
@@ -147,19 +154,22 @@ def _jobs(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
-def _run(plan: Plan, jobs: int, deals_out: str | None, progress: bool | None) -> Any:
-    if deals_out is not None:
-        folder = Path(deals_out).parent
-        if not (folder if str(folder) else Path(".")).is_dir():
-            raise InputError("cannot write: the folder does not exist", file=deals_out)
-        if Path(deals_out).is_dir():
-            raise InputError("cannot write: it is a folder; give a file name", file=deals_out)
+def _run(plan: Plan, jobs: int, deals_out: Destination | None, progress: bool | None) -> Any:
     show = progress if progress is not None else plan.n >= PROGRESS_MIN
     if not show:
         return run(plan, jobs=jobs, deals_out=deals_out)
     with click.progressbar(length=plan.n, label="simulating", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         return run(plan, jobs=jobs, deals_out=deals_out, progress=bar.update)
+
+
+def _outputs(output: str | None, deals_out: str | None, rulesets: Sequence[Any]
+             ) -> tuple[Destination, Destination | None]:
+    """Check -o and --deals-out before the run: neither an input, nor the same place."""
+    inputs = ruleset_files(rulesets)
+    dest = output_place(output, inputs=inputs)
+    deals = None if deals_out is None else output_place(deals_out, inputs=inputs, others=[dest])
+    return dest, deals
 
 
 def _common(fn: Any) -> Any:
@@ -221,9 +231,10 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
             raise InputError(f"--same-play {same_play!r} is not among the rulesets of this run "
                              f"({', '.join(ids)})")
         sp = ids.index(wanted)
+    dest, deals_dest = _outputs(output, deals_out, [s.ruleset() for s in slots])
     plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy, same_play=sp)
-    stats = _run(plan, _jobs(jobs), deals_out, progress)
-    write_output(render(build_model(plan, stats, deals_out=deals_out), fmt), output)
+    stats = _run(plan, _jobs(jobs), deals_dest, progress)
+    write_output(render(build_model(plan, stats, deals_out=deals_out), fmt), dest)
 
 
 @click.command()
@@ -249,10 +260,11 @@ def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int,
     slots = ablation_slots(ruleset, parsed.get(base.id, {}), names)
     if len(slots) < 2:
         raise InputError(f"ruleset {base.id!r} has no option with another reading to switch to")
+    dest, deals_dest = _outputs(output, deals_out, [base])
     plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy)
-    stats = _run(plan, _jobs(jobs), deals_out, progress)
+    stats = _run(plan, _jobs(jobs), deals_dest, progress)
     model = ablation_model(plan, stats, build_model(plan, stats, deals_out=deals_out))
-    write_output(render(model, fmt), output)
+    write_output(render(model, fmt), dest)
 
 
 def reference_module() -> Any:

@@ -9,6 +9,7 @@ does not need one) and a standalone ``.svg`` file (``standalone=True``).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import unicodedata
 from collections.abc import Sequence
@@ -130,8 +131,41 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
     return svg
 
 
+MAX_STEM = 64
+"""Longest chart file stem: well under every file system's 255-byte limit, in any script."""
+
+_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)),
+                       *(f"LPT{i}" for i in range(10))})
+"""Names Windows refuses for a file, whatever the extension."""
+
+
 def file_name(name: str) -> str:
-    """A safe file stem for a chart (deal ids may hold any character)."""
-    keep = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name).strip("._")
+    """A safe file stem for a chart (deal ids may hold any character): letters, digits,
+    ``-``, ``_`` and ``.`` kept, everything else ``_``, at most :data:`MAX_STEM` characters."""
+    keep = "".join(ch if (ch.isalnum() and ch.isprintable()) or ch in "-_." else "_" for ch in name)
+    keep = keep.strip("._")[:MAX_STEM].rstrip("._")
     return keep or "chart"
 
+
+def chart_file_names(names: Sequence[str]) -> list[str]:
+    """One distinct file stem per chart, in order, even when ids differ only in characters a
+    file name cannot hold, in case, or in length beyond :data:`MAX_STEM`.
+
+    A stem that is the id itself stays as it is; any other (changed, cut, reserved, or taken
+    by an earlier chart) gets ``-`` and 8 hex digits of the id's SHA-256 (then a counter,
+    for an id given twice).
+    """
+    out: list[str] = []
+    taken: set[str] = set()
+    for name in names:
+        stem = file_name(name)
+        if stem != name or stem.casefold() in taken or stem.upper().split(".")[0] in _RESERVED:
+            digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+            base = f"{stem[:MAX_STEM - 9]}-{digest}"
+            stem, n = base, 1
+            while stem.casefold() in taken:
+                n += 1
+                stem = f"{base}-{n}"
+        taken.add(stem.casefold())
+        out.append(stem)
+    return out

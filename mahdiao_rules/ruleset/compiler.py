@@ -123,6 +123,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
                   for k, e in m.sets.items()},
         dai_pei=dai_pei,
         extends=tuple(m.extends),
+        input_files=tuple(m.paths),
     )
 
 

@@ -56,6 +56,8 @@ class Merged:
     option_removes: list[Entry] = field(default_factory=list)
     """``remove:`` written as an option switch: applied once option values are known."""
     item_tags: list[Entry] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    """The real path of every file read: the ruleset, its bases and its fragments."""
 
     def content_hash(self) -> str:
         # File order is stable, so no key sorting (keys may mix text and numbers).
@@ -103,6 +105,7 @@ def merge(doc: Document, *, chain: tuple[str, ...] = (), real_path: str | None =
         merged.top = doc
     else:
         merged = Merged(top=doc)
+    merged.paths.append(here)
     _apply(merged, doc)
     for i, name in enumerate(data.get("include", [])):
         frag_path = Path(real_path or doc.file).parent / name
@@ -110,6 +113,7 @@ def merge(doc: Document, *, chain: tuple[str, ...] = (), real_path: str | None =
         if not frag_path.is_file():
             raise _err(doc, ("include", i), f"include {name!r}: no such file {shown}")
         frag = load_file(frag_path, display_name=shown)
+        merged.paths.append(str(frag_path.resolve()))
         if frag.data is None:
             raise InputError("the fragment file is empty", file=shown)
         check(frag, "ruleset-fragment")

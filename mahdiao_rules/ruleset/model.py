@@ -211,6 +211,8 @@ class Ruleset:
     triggers: Triggers | None = None
     needs_trick_masks: bool = False
     """Whether settlement must record each won trick's cards (HandState.won_tricks)."""
+    input_files: tuple[str, ...] = ()
+    """The real path of every file it was built from (itself, its bases, its fragments)."""
 
     @property
     def item_count(self) -> int:
