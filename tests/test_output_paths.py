@@ -69,20 +69,38 @@ def test_a_name_too_long_for_the_file_system_is_one_line_before_the_work(tmp_pat
 # --------------------------------------------------------------------------- devices, FIFOs, links
 
 
-@POSIX
-@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
-def test_dev_null_is_written_through_and_stays_a_device():
-    ok("replay", "--deal", "examples-1", "-o", "/dev/null")
-    ok("simulate", "-n", "5", "--deals-out", "/dev/null", "-o", "/dev/null")
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+def device(tmp_path: Path, name: str, minor: int) -> Path:
+    """A character device node in *tmp_path* (Linux mem devices: 3 = null, 7 = full).
+
+    The tests never aim at the real /dev/null: if the writer regressed, it would replace
+    the machine's /dev/null with a regular file.  Making a device node needs root.
+    """
+    if not hasattr(os, "mknod") or os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    path = tmp_path / name
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except OSError as exc:
+        pytest.skip(f"cannot make a device node here: {exc}")
+    return path
 
 
 @POSIX
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_a_full_device_is_one_line_and_stays_a_device():
-    line = error_line(invoke("replay", "--deal", "examples-1", "-o", "/dev/full"))
-    assert line == "mahdiao: error: /dev/full: cannot write: no space left on the device"
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+def test_a_null_device_is_written_through_and_stays_a_device(tmp_path):
+    null = device(tmp_path, "null", 3)
+    ok("replay", "--deal", "examples-1", "-o", str(null))
+    ok("simulate", "-n", "5", "--deals-out", str(null), "-o", str(null))
+    assert stat.S_ISCHR(null.lstat().st_mode)
+    assert listing(tmp_path) == ["null"]
+
+
+@POSIX
+def test_a_full_device_is_one_line_and_stays_a_device(tmp_path):
+    full = device(tmp_path, "full", 7)
+    line = error_line(invoke("replay", "--deal", "examples-1", "-o", str(full)))
+    assert line == f"mahdiao: error: {full}: cannot write: no space left on the device"
+    assert stat.S_ISCHR(full.lstat().st_mode)
+    assert listing(tmp_path) == ["full"]
 
 
 @POSIX
@@ -90,10 +108,16 @@ def test_a_fifo_is_written_through(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    # A daemon thread: if the writer wrongly replaced the FIFO, the reader would wait forever.
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
-    ok("replay", "--deal", "examples-1", "-o", str(fifo))
-    reader.join(10)
+    result = invoke("replay", "--deal", "examples-1", "-o", str(fifo))
+    if not got:
+        reader.join(10)
+    if reader.is_alive():  # unblock the reader before failing
+        with open(fifo, "wb"):
+            pass
+    assert result.exit_code == 0, result.stderr
     assert got and got[0].decode("utf-8").startswith("馬吊 replay")
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
     assert listing(tmp_path) == ["pipe"]
@@ -226,11 +250,10 @@ def test_two_outputs_of_one_run_cannot_share_a_place(tmp_path, command):
     assert same.read_text(encoding="utf-8") == KEEP
 
 
-def test_two_outputs_may_both_go_to_dev_null():
-    if not os.path.exists("/dev/null"):
-        pytest.skip("no /dev/null")
-    a = destination("/dev/null")
-    assert destination("/dev/null", others=[a]).kind == "stream"
+def test_two_outputs_may_both_go_to_one_device(tmp_path):
+    null = str(device(tmp_path, "null", 3))
+    first = destination(null)
+    assert destination(null, others=[first]).kind == "stream"
 
 
 def test_stdout_twice_is_refused():
