@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from cli_helpers import KEEP, error_line, invoke
 from helpers import E, N, S, W, build
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mahdiao_rules.deal import SEATS, Seat
@@ -645,7 +645,7 @@ def test_halves_of_zhu_stay_exact_in_the_ledger_and_in_json(order: list[Seat], b
     """3-3-2-0 under feng: 兩人三卓一人無牌則分贏一吊 — each winner gets exactly ½ 吊 = ½ 注."""
     deal = three_three_two_zero(tuple(order), banker, seed)
     s = settle_deal(find_ruleset("feng"), deal)
-    assert s.status == PLAYED
+    assume(s.status == PLAYED)  # the random rest of the deal may make a hand 免斗 (not played)
     assert sorted(s.play.trick_counts) == [0, 2, 3, 3]
     diao = {f.seat: f.amount for f in s.firings if f.item.id == "diao"}
     assert diao[order[0]] == diao[order[1]] == TICKS_PER_ZHU // 2
