@@ -400,7 +400,7 @@ GOOD = """\
     points:
       rows:
         - {kind: 賞沖肩, from: 正賞, to: 肩, points: 2}
-    source: {ref: S1, quote: "開沖"}
+    source: {ref: wingdna_nd_madiaorules, quote: "開沖"}
 """
 
 

@@ -134,7 +134,7 @@ items:
     zhu: 2
     per: {won: shang}
     when: {zheng_ben: true}
-    source: {ref: S2, quote: "賞一注 (doubled for this test)"}
+    source: {inference: "賞一注, doubled for this test"}
 """)
     rs = load_ruleset(ok)
     assert "jia_kui" not in rs.items
@@ -150,7 +150,7 @@ items:
     phase: play
     channel: kai_zhu
     zhu: 2
-    source: {ref: S2, quote: "x"}
+    source: {inference: "x"}
 """)
     with pytest.raises(InputError, match=r"already defined at rulesets/feng.yaml:\d+; write override: true"):
         load_ruleset(clash)

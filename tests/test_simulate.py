@@ -257,17 +257,17 @@ options:
     description: the banker collects ten 注 from each 散 in every played hand
     default: pay
     choices:
-      pay: {description: paid, source: {ref: DIGEST, quote: test}}
-      skip: {description: not paid, source: {ref: DIGEST, quote: test}}
-    source: {ref: DIGEST, quote: test}
+      pay: {description: paid, source: {inference: test}}
+      skip: {description: not paid, source: {inference: test}}
+    source: {inference: test}
   small:
     name: 小
     description: one 注 for six tricks or more
     default: pay
     choices:
-      pay: {description: paid, source: {ref: DIGEST, quote: test}}
-      skip: {description: not paid, source: {ref: DIGEST, quote: test}}
-    source: {ref: DIGEST, quote: test}
+      pay: {description: paid, source: {inference: test}}
+      skip: {description: not paid, source: {inference: test}}
+    source: {inference: test}
 items:
   - id: big_bonus
     name: 大獎
@@ -275,14 +275,14 @@ items:
     channel: kai_zhu
     zhu: {option: big, cases: {pay: 10, skip: 0}}
     when: {banker: true}
-    source: {ref: DIGEST, quote: test}
+    source: {inference: test}
   - id: small_bonus
     name: 小獎
     phase: play
     channel: kai_zhu
     zhu: {option: small, cases: {pay: 1, skip: 0}}
     when: {tricks: {min: 6}}
-    source: {ref: DIGEST, quote: test}
+    source: {inference: test}
 """
 
 

@@ -7,9 +7,11 @@ from collections.abc import Callable
 import click
 
 from ..errors import InputError
+from ..report.cite import to_bibtex, to_csl_json, to_markdown, used_sources
 from ..report.render import RENDERERS, formats_for, load_labels
 from ..report.ruletable import rules_diff, rules_table
 from ..ruleset import bundled_ids, find_ruleset, resolve_rulesets
+from ..ruleset.bibliography import bundled_sources
 from .common import (
     F,
     check_settings_targets,
@@ -47,7 +49,7 @@ def _echo_rulesets() -> None:
 @click.pass_context
 @friendly_errors
 def rules(ctx: click.Context) -> None:
-    """Rule tables for articles: `rules table RULESET`, `rules diff A B …`.
+    """Rule tables for articles: `rules table RULESET`, `rules diff A B …`, `rules sources`.
 
     Without a subcommand, lists the bundled rulesets (as `mahdiao rulesets`).
     """
@@ -106,3 +108,23 @@ def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tup
     if svg is not None:
         write_svgs(svg, [("rules-diff", model["chart"])], load_labels(template_dir, lang).chart_diff)
     write_output(text, dest)
+
+
+SOURCE_FORMATS = {"bibtex": to_bibtex, "csl-json": to_csl_json, "md": to_markdown}
+
+
+@rules.command("sources")
+@click.argument("rulesets", nargs=-1, metavar="[RULESET …]")
+@click.option("-f", "--format", "fmt", type=click.Choice(list(SOURCE_FORMATS)), default="bibtex",
+              show_default=True, help="bibtex (biblatex entries), csl-json (Zotero, pandoc) or md.")
+@click.option("-o", "--output", metavar="FILE", help="Write the bibliography here instead of stdout.")
+@friendly_errors
+def rules_sources_cmd(rulesets: tuple[str, ...], fmt: str, output: str | None) -> None:
+    """The project's bibliography, for a paper's reference list: every source the bundled
+    rulesets cite (or only those RULESETs cite, with their own added sources).  The keys are
+    the ones `rules table --format latex` cites."""
+    if rulesets:
+        sources = used_sources(resolve_rulesets(rulesets))
+    else:
+        sources = dict(bundled_sources())
+    write_output(SOURCE_FORMATS[fmt](sources), output_place(output))

@@ -37,6 +37,7 @@ from markupsafe import Markup, escape
 from ..errors import InputError
 from ..io.resources import data_dir
 from ..io.yamlsafe import load_file
+from .cite import to_bibtex
 from .svg import bar_chart
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
@@ -75,14 +76,15 @@ def text_table(rows: Sequence[Sequence[Any]], align: str = "", indent: int = 2, 
 
 # ---------------------------------------------------------------------- escaping
 
-_LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+_LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}", "{": r"\{", "}": r"\}",
           "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
           "<": r"\textless{}", ">": r"\textgreater{}", "\n": " "}
 _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
 
 
 def latex_escape(value: Any) -> str:
-    """Plain text as LaTeX source: the ten special characters become commands."""
+    """Plain text as LaTeX source: the ten special characters become commands (a line may
+    break after ``_``, so a long identifier never runs out of its column)."""
     return _LATEX_RE.sub(lambda m: _LATEX[m.group()], str(value))
 
 
@@ -95,9 +97,19 @@ def _latex_finalize(value: Any) -> Any:
 _SCHEME = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://")
 
 
+_HREF = re.compile(r"^https?://[^\s<>\"']+$")
+
+
+def href(url: Any) -> Markup:
+    """A source's address for an ``href`` or ``\\url``: only http(s), escaped; anything else
+    becomes "" (the one way a URL reaches a page with its scheme, see _html_finalize)."""
+    text = str(url or "")
+    return Markup(escape(text)) if _HREF.match(text) else Markup("")
+
+
 def _html_finalize(value: Any) -> Any:
-    # The page must stay self-contained and cite-able offline: a source address is
-    # shown as plain text without its scheme, never as something a browser fetches.
+    # The page fetches nothing: an address in text is shown without its scheme.  Sources
+    # are linked only through the `href` filter (an <a href>, which loads nothing itself).
     if isinstance(value, str) and not isinstance(value, Markup) and "://" in value:
         return _SCHEME.sub("", value)
     return value
@@ -218,6 +230,8 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
         latex=lambda v: Markup(latex_escape(v)), md=lambda v: Markup(md_escape(v)),
         csv_row=csv_row, values_of=values_of,
         svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
+        href=href,
+        bibtex=lambda rows: Markup(to_bibtex({r["key"]: r["entry"] for r in rows})),
     )
     return env
 

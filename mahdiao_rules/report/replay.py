@@ -23,6 +23,7 @@ from ..ruleset.model import CHANNEL_HANZI, Ruleset
 from ..settle.hand import Firing, Settlement
 from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI, matrix
 from ..units import format_zhu, json_number, zhu
+from .cite import bibliography, used_sources
 from .compare import differences
 
 CHANNEL_ORDER = ("kai_zhu", "qiao_men", "gong_he", "san_jia", "guan_dui", "fa_li", "dai_pei")
@@ -60,7 +61,7 @@ def ruleset_info(rs: Ruleset) -> dict[str, Any]:
         "item_count": rs.item_count,
         "options": dict(rs.option_values),
         "zhu_per_diao": rs.zhu_per_diao,
-        "sources": {k: {"title": v.get("title", ""), "where": v.get("where", "")}
+        "sources": {k: {"title": v.get("title", ""), "url": v.get("url", "")}
                     for k, v in rs.sources.items()},
     }
 
@@ -279,15 +280,9 @@ def _channels_used(deals: list[dict[str, Any]]) -> list[str]:
 
 
 def source_list(rulesets: Sequence[Ruleset]) -> list[dict[str, Any]]:
-    """Every cited source once, with the rulesets that cite it under that key."""
-    out: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for rs in rulesets:
-        for key, v in rs.sources.items():
-            title, where = v.get("title", ""), v.get("where", "")
-            entry = out.setdefault((key, title, where), {"ref": key, "title": title, "where": where,
-                                                         "rulesets": []})
-            entry["rulesets"].append(rs.id)
-    return list(out.values())
+    """Every cited source once: key, full reference (``title``), URL (``where``), citing rulesets."""
+    rows = bibliography(used_sources(rulesets), rulesets)
+    return [{**r, "title": r["text"], "where": r["url"]} for r in rows]
 
 
 def stamp_info(rulesets: Sequence[Ruleset], deal_ids: Sequence[str], command: str) -> dict[str, Any]:

@@ -10,12 +10,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..ruleset.bibliography import STATUSES
 from ..ruleset.describe import Describer
-from ..ruleset.model import CHANNEL_HANZI, Ruleset
-from .replay import ruleset_info, source_list, stamp_info
+from ..ruleset.model import CHANNEL_HANZI, Citation, ItemDef, Ruleset
+from .cite import bibliography, citation_text, cite_parts, short_reference, used_sources
+from .replay import ruleset_info, stamp_info
 
 
-def _options(rs: Ruleset) -> list[dict[str, Any]]:
+class Footnotes:
+    """Numbered citations of one table: the same citation gets the same number."""
+
+    def __init__(self, sources: dict[str, dict[str, Any]]) -> None:
+        self.sources = sources
+        self.numbers: dict[str, int] = {}
+        self.notes: list[dict[str, Any]] = []
+
+    def __call__(self, citation: Citation) -> int:
+        key = citation.short
+        if key not in self.numbers:
+            self.numbers[key] = len(self.notes) + 1
+            self.notes.append({"n": self.numbers[key], "parts": cite_parts(citation, self.sources),
+                               "text": citation_text(citation, self.sources),
+                               # kept for templates that print the first part's key and words
+                               "ref": citation.ref, "quote": citation.quote})
+        return self.numbers[key]
+
+
+def _options(rs: Ruleset, fn: Footnotes | None = None) -> list[dict[str, Any]]:
+    fn = fn or Footnotes(rs.sources)
     return [
         {
             "ruleset": rs.id,
@@ -24,22 +46,45 @@ def _options(rs: Ruleset) -> list[dict[str, Any]]:
             "description": o.description,
             "default": o.default,
             "current": rs.option_values.get(o.name, o.default),
-            "choices": [{"value": k, "description": v} for k, v in o.choices.items()],
+            "choices": [{"value": k, "description": v,
+                         "footnote": fn(o.choice_sources[k]) if k in o.choice_sources else None}
+                        for k, v in o.choices.items()],
             "source": o.source.short,
+            "footnote": fn(o.source),
         }
         for o in rs.options.values()
     ]
 
 
+def item_status(item: ItemDef, sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What an item rests on: its status, the text (or code, or reasoning) named, and for an
+    inherited item the ruleset it comes from."""
+    basis = item.status_basis
+    text = basis if item.status == "inferred" else short_reference(basis, sources.get(basis, {}))
+    return {"status": "inherited" if item.inherited_from else item.status,
+            "base_status": item.status, "inherited_from": item.inherited_from,
+            "status_basis": basis, "status_text": text}
+
+
+def _tags(item: ItemDef, fn: Footnotes) -> list[dict[str, Any]]:
+    out = []
+    for tag, value in item.tags.items():
+        if isinstance(value, Citation):
+            out.append({"tag": tag, "text": citation_text(value, fn.sources),
+                        "parts": cite_parts(value, fn.sources), "footnote": fn(value)})
+        else:
+            out.append({"tag": tag, "text": str(value), "parts": [], "footnote": None})
+    return out
+
+
 def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
-    """Every item of *rs*: names, generated condition and amount, channel, footnoted source."""
+    """Every item of *rs*: names, generated condition and amount, channel, status, footnoted source."""
     d = Describer(rs)
-    notes: dict[tuple[str, str], int] = {}  # (ref, quote) → footnote number
+    sources = used_sources([rs])
+    fn = Footnotes(sources)
     items = []
     for item in rs.items.values():
         text = d.item(item)
-        key = (item.source.ref, item.source.quote)
-        number = notes.setdefault(key, len(notes) + 1)
         items.append({
             "id": item.id,
             "name": item.name,
@@ -57,24 +102,31 @@ def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
             "bank": item.bank,
             "note": item.note or "",
             "source": item.source.short,
-            "footnote": number,
+            "footnote": fn(item.source),
+            "tags": _tags(item, fn),
+            **item_status(item, sources),
         })
-    footnotes = [{"n": n, "ref": ref, "quote": quote,
-                  "title": rs.sources.get(ref, {}).get("title", ""),
-                  "where": rs.sources.get(ref, {}).get("where", "")}
-                 for (ref, quote), n in notes.items()]
-    fines = [{"id": f.id, "name": f.name, "zhu_text": f.zhu_text, "to": f.to,
-              "ends_hand": f.ends_hand, "source": f.source.short} for f in rs.fines.values()]
+    fines = [{"id": f.id, "name": f.name, "gloss": f.gloss, "zhu_text": f.zhu_text, "to": f.to,
+              "ends_hand": f.ends_hand, "source": f.source.short, "footnote": fn(f.source)}
+             for f in rs.fines.values()]
+    options = _options(rs, fn)
+    bib = bibliography(sources, [rs])
     return {
         "kind": "rules-table",
         "ruleset": {**ruleset_info(rs), "description": rs.description},
         "items": items,
-        "footnotes": footnotes,
-        "options": _options(rs),
+        "footnotes": fn.notes,
+        "options": options,
         "fines": fines,
-        "source_list": source_list([rs]),
+        "statuses": _status_counts(items),
+        "bibliography": bib,
+        "source_list": bib,
         "stamp": stamp_info([rs], [], command),
     }
+
+
+def _status_counts(items: list[dict[str, Any]]) -> dict[str, int]:
+    return {s: sum(1 for it in items if it["status"] == s) for s in STATUSES}
 
 
 def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "") -> dict[str, Any]:
@@ -105,7 +157,7 @@ def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "") -> dict[str, A
             cells.append({"present": True, "text": short or "ƒ", "formula": short is None,
                           "amount": text["amount"], "name": item.name, "item": item.id,
                           "channel": text["channel"], "channel_hanzi": text["channel_hanzi"],
-                          "source": item.source.short})
+                          "source": item.source.short, **item_status(item, rs.sources)})
             values.append(d.zhu_value(item.raw))
             conditions.append(text["condition"])
             channels.append(text["channel"])
@@ -145,6 +197,7 @@ def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "") -> dict[str, A
             "values": [r["values"] for r in rows if any(v is not None for v in r["values"])],
             "unit": "注",
         },
-        "source_list": source_list(rulesets),
+        "bibliography": bibliography(used_sources(rulesets), rulesets),
+        "source_list": bibliography(used_sources(rulesets), rulesets),
         "stamp": stamp_info(rulesets, [], command),
     }

@@ -15,6 +15,7 @@ from ..cards import CARD_NUM, closest_names
 from ..deal import SEAT_ALIASES
 from ..errors import InputError
 from ..io.yamlsafe import Document, load_file
+from .bibliography import attestation, bundled_sources
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .kai_chong import compile_kai_chong
 from .layers import Entry, KeyPath, Merged, merge, remove_ids
@@ -48,8 +49,8 @@ def compile_document(doc: Document, *, overrides: Mapping[str, str] | None = Non
 
 def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> Ruleset:
     top = m.top
-    for key in ("sources", "units", "items"):
-        present = {"sources": m.sources, "units": m.info.get("units"), "items": m.items}[key]
+    for key in ("units", "items"):
+        present = {"units": m.info.get("units"), "items": m.items}[key]
         if not present:
             raise InputError(f"ruleset {m.info['id'].node!r} has no {key} (and no base that "
                              "gives them)", file=top.file, line=top.line_of(()))
@@ -74,9 +75,11 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         remove_ids(m, e.doc, chosen[1], chosen[0])
     dropped = ids_before - {e.node["id"] for e in m.items}
     c = Compiler(doc=units.doc, options=values, zhu_per_diao=units.node["zhu_per_diao"])
-    sources = {k: e.node for k, e in m.sources.items()}
+    known = {**bundled_sources(), **{k: e.node for k, e in m.sources.items()}}
+    cited: dict[str, None] = {}
     for doc in m.docs:
-        _check_citations(doc, doc.data, sources)
+        _check_citations(doc, doc.data, known, cited)
+    sources = {k: known[k] for k in cited}
 
     for name, e in m.sets.items():
         c.doc = e.doc
@@ -91,7 +94,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
             he_exempt = c.condition(node, path)
 
     groups = {k: e.node for k, e in m.groups.items()}
-    items, phases = _items(c, m, groups)
+    items, phases = _items(c, m, groups, known)
     _item_tags(m, items, dropped)
     items, phases, triggers = _triggers(items, phases)
     fines, dai_pei = _events(c, m)
@@ -158,28 +161,59 @@ def _item_tags(m: Merged, items: dict[str, ItemDef], dropped: set[str]) -> None:
                     extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
                     raise InputError(f"item_tags: no item {item_id!r}{extra}", file=e.doc.file,
                                      line=e.doc.line_of(path), place=_fmt(path))
-                items[item_id].tags[tag] = value
+                items[item_id].tags[tag] = (Citation.of(value) if isinstance(value, dict | list)
+                                            else value)
 
 
-def _citation(node: dict[str, Any]) -> Citation:
-    return Citation(ref=node["ref"], quote=node["quote"])
+def _citation(node: Any) -> Citation:
+    return Citation.of(node)
 
 
-def _check_citations(doc: Document, node: Any, sources: dict[str, Any],
+def _check_citations(doc: Document, node: Any, sources: dict[str, Any], cited: dict[str, None],
                      path: tuple[str | int, ...] = ()) -> None:
-    """Every ``source: {ref: K}`` must name a key of the ruleset's ``sources``."""
+    """Every citation's keys (``ref``, ``via``, ``basis``) must be in the bibliography or
+    the ruleset's own ``sources:``; a ``section`` must be one the source lists, a code
+    ``locator`` one of its files.  *cited* collects the keys, in order of first use."""
     if isinstance(node, dict):
-        ref = node.get("ref")
-        if isinstance(ref, str) and "quote" in node and ref not in sources:
-            hint = closest_names(ref, sources)
-            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
-            raise InputError(f"source {ref!r} is not in sources:{extra}", file=doc.file,
-                             line=doc.line_of(path + ("ref",)), place=_fmt(path + ("ref",)))
+        if ("ref" in node and ("quote" in node or "paraphrase" in node)) or "inference" in node:
+            _check_cite(doc, node, sources, cited, path)
+            return
         for key, value in node.items():
-            _check_citations(doc, value, sources, path + (key,))
+            _check_citations(doc, value, sources, cited, path + (key,))
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            _check_citations(doc, value, sources, path + (i,))
+            _check_citations(doc, value, sources, cited, path + (i,))
+
+
+def _check_cite(doc: Document, node: dict[str, Any], sources: dict[str, Any], cited: dict[str, None],
+                path: tuple[str | int, ...]) -> None:
+    def fail(key: tuple[str | int, ...], message: str) -> InputError:
+        return InputError(message, file=doc.file, line=doc.line_of(path + key), place=_fmt(path + key))
+
+    keys = [(("ref",), node.get("ref")), (("via",), node.get("via"))]
+    keys += [(("basis", i), k) for i, k in enumerate(node.get("basis", []))]
+    for where, key in keys:
+        if key is None:
+            continue
+        if key not in sources:
+            hint = closest_names(key, sources)
+            extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
+            raise fail(where, f"source {key!r} is not in sources: (the ruleset's own, or the "
+                              f"bibliography rulesets/sources.yaml){extra}")
+        cited.setdefault(key)
+    entry = sources.get(node.get("ref", ""), {})
+    work = sources.get(node["via"], {}) if "via" in node and "sections" not in entry else entry
+    if "section" in node and work.get("sections"):
+        for part in node["section"].split(" + "):
+            if part not in work["sections"]:
+                raise fail(("section",), f"{part!r} is not a section of {node['ref']} "
+                                         f"({', '.join(work['sections'])})")
+    if "locator" in node:
+        file = node["locator"].split("#")[0]
+        paths = entry.get("paths", [])
+        if not any(p == file or p.endswith("/" + file) for p in paths):
+            raise fail(("locator",), f"{file!r} is not one of the paths of {node['ref']}"
+                                     + (f" ({', '.join(paths)})" if paths else " (it lists none)"))
 
 
 def _fmt(path: tuple[str | int, ...]) -> str:
@@ -212,6 +246,7 @@ def _options(m: Merged) -> dict[str, OptionDef]:
             default=default,
             choices={k: v.get("description", "") for k, v in o["choices"].items()},
             source=_citation(o["source"]),
+            choice_sources={k: _citation(v["source"]) for k, v in o["choices"].items() if "source" in v},
         )
     return out
 
@@ -233,7 +268,7 @@ def _zhu_text(node: Any) -> str:
     return str(node)
 
 
-def _items(c: Compiler, m: Merged, groups: dict[str, Any]
+def _items(c: Compiler, m: Merged, groups: dict[str, Any], sources: dict[str, Any]
            ) -> tuple[dict[str, ItemDef], dict[str, tuple[Step, ...]]]:
     items: dict[str, ItemDef] = {}
     steps: dict[str, list[Step]] = {phase: [] for phase in PHASES}
@@ -265,6 +300,9 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
             condition = c.condition(spec.get("when", True), path + ("when",))
             per = c.counter(spec["per"], path + ("per",)) if "per" in spec else None
         amount = c.amount(spec["zhu"], path + ("zhu",))
+        source = _citation(spec["source"])
+        status, basis = attestation(source, sources)
+        owner = m.owner(entry.doc)
         item = ItemDef(
             id=iid,
             name=spec["name"],
@@ -274,7 +312,10 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any]
             condition=condition,
             amount=amount,
             per=per,
-            source=_citation(spec["source"]),
+            source=source,
+            status=status,
+            status_basis=basis,
+            inherited_from=owner if owner and owner != m.info["id"].node else "",
             group=gid,
             ends_hand=spec.get("ends_hand", False),
             split=spec.get("split") == "holders",
@@ -501,7 +542,8 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
     if kc_spec:
         kai_chong = compile_kai_chong(c, kc_spec, kc_path)  # 開沖 has a module of its own
     nb, _ = entry("next_banker")
-    src = fl.get("source") or nb.get("source") or {"ref": "DIGEST", "quote": "§2"}
+    src = fl.get("source") or nb.get("source") or {"inference": "The ruleset states no procedure; "
+                                                                 "the default one applies."}
     return Procedure(
         first_lead_from=count_from,
         first_lead_offsets=offsets,

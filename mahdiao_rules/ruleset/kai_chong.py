@@ -341,5 +341,5 @@ def compile_kai_chong(c: Compiler, node: dict[str, Any], path: Path) -> KaiChong
         twins=twins,
         twin_effect=effect,
         bonus=bonus,
-        source=Citation(ref=src["ref"], quote=src["quote"]),
+        source=Citation.of(src),
     )

@@ -58,6 +58,12 @@ class Merged:
     item_tags: list[Entry] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     """The real path of every file read: the ruleset, its bases and its fragments."""
+    owners: dict[int, str] = field(default_factory=dict)
+    """id(document) → the id of the ruleset it belongs to (its own file or an included fragment)."""
+
+    def owner(self, doc: Document) -> str:
+        """The ruleset a node was written in: the top one's id, or a base's for inherited nodes."""
+        return self.owners.get(id(doc), "")
 
     def content_hash(self) -> str:
         # File order is stable, so no key sorting (keys may mix text and numbers).
@@ -118,6 +124,8 @@ def merge(doc: Document, *, chain: tuple[str, ...] = (), real_path: str | None =
             raise InputError("the fragment file is empty", file=shown)
         check(frag, "ruleset-fragment")
         _apply(merged, frag)
+        merged.owners[id(frag)] = data.get("id", "")
+    merged.owners[id(doc)] = data.get("id", "")
     _remove(merged, doc)
     return merged
 

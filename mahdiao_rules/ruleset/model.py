@@ -27,19 +27,92 @@ CHANNEL_HANZI = {
 
 
 @dataclass(frozen=True, slots=True)
+class Cite:
+    """One part of a citation: a source's exact words (``quote``), its content in other words
+    (``paraphrase``), or the project's own reasoning (``inference``, with its ``basis``).
+
+    ``via`` names the work through which ``ref`` is read (a transcription or a summary);
+    ``section`` is the part of ``ref`` (a chapter, a heading), ``locator`` a file and symbol
+    in a code repository.
+    """
+
+    ref: str = ""
+    quote: str = ""
+    paraphrase: str = ""
+    inference: str = ""
+    section: str = ""
+    locator: str = ""
+    via: str = ""
+    note: str = ""
+    basis: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "quote" if self.quote else "paraphrase" if self.paraphrase else "inference"
+
+    @property
+    def text(self) -> str:
+        return self.quote or self.paraphrase or self.inference
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every bibliography key this part names."""
+        return tuple(k for k in (self.ref, self.via, *self.basis) if k)
+
+    @property
+    def short(self) -> str:
+        """Key, place and words in one line; only a quote is printed in 「」."""
+        if self.kind == "inference":
+            return f"inference: {self.inference}"
+        where = self.ref + (f" via {self.via}" if self.via else "")
+        place = self.section or self.locator
+        if place:
+            where += f", {place}"
+        if self.quote:
+            return f"{where}「{self.quote}」"
+        return f"{where}: {self.paraphrase} (paraphrase)"
+
+
+@dataclass(frozen=True, slots=True)
 class Citation:
-    """A source key and the quoted phrase; ``short`` is what ledger lines carry."""
+    """Where a rule comes from: one or more parts (see :class:`Cite`).
 
-    ref: str
-    quote: str
-    short: str = field(init=False, compare=False)
+    ``ref`` is the first source key (or ``""`` for a pure inference), ``quote`` the first
+    part's words; ``short`` is what ledger lines carry.
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "short", f"{self.ref}「{self.quote}」")
+    parts: tuple[Cite, ...]
+
+    @property
+    def ref(self) -> str:
+        return next((p.ref for p in self.parts if p.ref), "")
+
+    @property
+    def quote(self) -> str:
+        return self.parts[0].text if self.parts else ""
+
+    @property
+    def short(self) -> str:
+        return "; ".join(p.short for p in self.parts)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(k for p in self.parts for k in p.keys))
 
     def text(self, sources: dict[str, dict[str, Any]]) -> str:
         title = sources.get(self.ref, {}).get("title", "")
-        return f"{self.ref}「{self.quote}」" + (f" — {title}" if title else "")
+        return self.short + (f" — {title}" if title else "")
+
+    @staticmethod
+    def of(node: Any) -> Citation:
+        """A citation from its YAML form (one mapping or a list of them), already schema-checked."""
+        nodes = node if isinstance(node, list) else [node]
+        return Citation(tuple(
+            Cite(ref=n.get("ref", ""), quote=n.get("quote", ""), paraphrase=n.get("paraphrase", ""),
+                 inference=n.get("inference", ""), section=n.get("section", ""),
+                 locator=n.get("locator", ""), via=n.get("via", ""), note=n.get("note", ""),
+                 basis=tuple(n.get("basis", ())))
+            for n in nodes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +123,8 @@ class OptionDef:
     default: str
     choices: dict[str, str]
     source: Citation
+    choice_sources: dict[str, Citation] = field(default_factory=dict)
+    """The citation of each reading, by value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +140,12 @@ class ItemDef:
     amount: Amount
     per: Callable[[HandState, int], int] | None
     source: Citation
+    status: str = "attested"
+    """attested | code | inferred (bibliography.attestation); see also inherited_from."""
+    status_basis: str = ""
+    """The bibliography key of the text or code the item rests on, or the inference."""
+    inherited_from: str = ""
+    """The id of the ruleset this item is taken from unchanged (``extends:``), or ""."""
     group: str | None = None
     ends_hand: bool = False
     split: bool = False

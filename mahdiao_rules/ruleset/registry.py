@@ -9,13 +9,17 @@ from pathlib import Path
 from ..cards import closest_names
 from ..errors import InputError
 from ..io.resources import data_dir
+from .bibliography import BIBLIOGRAPHY
 from .compiler import load_ruleset
 from .model import Ruleset
+
+NOT_RULESETS = frozenset({BIBLIOGRAPHY})
+"""Files of rulesets/ that are data shared by the rulesets, not rulesets."""
 
 
 def bundled_ids() -> list[str]:
     """Ids of the rulesets shipped with the package, in file-name order."""
-    return sorted(p.stem for p in data_dir("rulesets").glob("*.yaml"))
+    return sorted(p.stem for p in data_dir("rulesets").glob("*.yaml") if p.name not in NOT_RULESETS)
 
 
 def _is_path(spec: str) -> bool:
