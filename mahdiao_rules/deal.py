@@ -58,6 +58,23 @@ class RecordedTrick:
         return f"RecordedTrick(lead={self.lead.id}, cards={names!r})"
 
 
+NO_CAPTURE_EVENTS = {"duo_zhang": "多張", "shao_zhang": "少張"}
+"""Events after which a seat may not capture: Feng's 「多張者及少張者，俱不准捉…雖賞亦不論」.
+
+From the event's trick (the first when it names none) the seat's plays never win a trick:
+each is a 滅.  They change who won what, so the deal layer applies them — reading a
+record, playing a hand — whatever the ruleset; a ruleset only prices them."""
+
+
+def barred_seats(events: tuple[Event, ...] | list[Event], number: int) -> int:
+    """The seats (a bit per seat) that may not capture in trick *number* (NO_CAPTURE_EVENTS)."""
+    bits = 0
+    for e in events:
+        if e.type in NO_CAPTURE_EVENTS and (e.trick or 1) <= number:
+            bits |= 1 << e.seat
+    return bits
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """A recorded table event that a ruleset may price (代賠, 罰例 …).
@@ -74,6 +91,8 @@ class Event:
     card: Card | None = None
     victim: Seat | None = None
     note: str | None = None
+    affected: bool = False
+    """The fault changed another player's result (Feng's 「四野如有關係」): 代賠 is due."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +122,10 @@ class Deal:
         for c in self.hands[seat]:
             mask |= 1 << c
         return mask
+
+    def barred(self, number: int) -> int:
+        """The seats (a bit per seat) that may not capture in trick *number* (多張/少張)."""
+        return barred_seats(self.events, number) if self.events else 0
 
     def holder(self, card: int) -> Seat | None:
         """The seat that was dealt *card*, or None when it lies in the stock."""

@@ -5,14 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-import yaml
 from helpers import E, N, S, W, build, feng, kai_zhu_total, zhu
 
 from mahdiao_rules.deal import Event
-from mahdiao_rules.io import resources
-from mahdiao_rules.io.yamlsafe import load_text
-from mahdiao_rules.pipeline import settle_deal
-from mahdiao_rules.ruleset import compile_document
 from mahdiao_rules.settle.hand import MIAN_DOU, PLAYED
 
 # Cards that win tricks in the 吊 table tests: plain 索/萬 cards far from every combo.
@@ -100,12 +95,13 @@ def test_s3_example_1_published_13():
     assert kai_zhu_total(feng(ex1()), E) == 13
 
 
-def feng_without_quan_tu_yi_shang():
-    """feng minus the in-hand 全突 異賞, to count S3 Ex.2 as the blog does."""
-    text = (resources.data_dir("rulesets") / "feng.yaml").read_text(encoding="utf-8")
-    data = load_text(text, "feng.yaml").data
-    data["items"] = [i for i in data["items"] if i["id"] != "quan_tu"]
-    return compile_document(load_text(yaml.safe_dump(data, allow_unicode=True), "feng-test.yaml"))
+def test_s3_example_1_published_13_under_s3_reading():
+    """shang_cards=s3_examples (the 十 suit's 賞 is 九十, not 萬萬) reproduces the printed 13:
+    吊 1 + 賞 2 (空文, and 八索 扶正 by the face card 九索) + 大活百 3 + 三開 3 + 四紅 4 = 13."""
+    s = feng(ex1(), shang_cards="s3_examples")
+    items = {f.item.id: f.amount / 24 for f in s.firings if f.seat == E}
+    assert items["shang"] == 2
+    assert kai_zhu_total(s, E) == 13
 
 
 def test_s3_example_2_is_a_quan_tu_hand_under_feng():
@@ -118,18 +114,29 @@ def test_s3_example_2_is_a_quan_tu_hand_under_feng():
 
 
 def test_s3_example_2_rule_value_is_15():
-    s = settle_deal(feng_without_quan_tu_yi_shang(), ex2())
+    """quan_tu=won: 全突 counts only when its five cards are won, so S3's hand is played.
+    吊 1 + 賞 2 (八萬 扶正 by 九萬, 空文) + 小突 2 + 小活百 2 + 小活百突 2 × 4 = 15."""
+    s = feng(ex2(), quan_tu="won")
+    assert s.status == PLAYED
     items = {f.item.id: (f.amount / 24, f.count) for f in s.firings if f.seat == E}
     assert items["shang"] == (2, 2)                 # 八萬 (扶正) and 空文; not 九十, not 八索
     assert items["xiao_tu"] == (2, 2)               # 九十 + 五萬, 九十 + 八萬
     assert items["xiao_huo_bai"] == (2, 1)
     assert items["xiao_huo_bai_tu"] == (8, 2)       # the held 六萬 does not count
+    assert "quan_tu_shang_zhuo" not in items        # 百老 and 六萬 were not won
     assert kai_zhu_total(s, E) == 15
 
 
 @pytest.mark.xfail(strict=True, reason="published ≠ rule: S3 prints 16, counting 九十 as a 賞")
 def test_s3_example_2_published_16():
-    assert kai_zhu_total(settle_deal(feng_without_quan_tu_yi_shang(), ex2()), E) == 16
+    assert kai_zhu_total(feng(ex2(), quan_tu="won"), E) == 16
+
+
+def test_s3_example_2_published_16_under_s3_reading():
+    """shang_cards=s3_examples: 賞 九十, 八萬 (扶正), 空文 = 3, so 1 + 3 + 2 + 2 + 8 = 16."""
+    s = feng(ex2(), quan_tu="won", shang_cards="s3_examples")
+    assert {f.item.id: f.count for f in s.firings if f.seat == E}["shang"] == 3
+    assert kai_zhu_total(s, E) == 16
 
 
 def test_s3_example_3_reproduced():

@@ -196,8 +196,16 @@ def test_hun_cheng_with_bai_lao_holder_exempt():
     assert zhu(s, items=["hun_cheng", "yi_shang_quan_diao"]) == [10, 0, -5, -5, 0]
     everyone = feng(HUN_CHENG, he_exemption="none")
     assert zhu(everyone, items=["hun_cheng", "yi_shang_quan_diao"]) == [15, -5, -5, -5, 0]
-    no_diao = feng(HUN_CHENG, yi_shang_quan_diao="none")
-    assert zhu(no_diao, items=["hun_cheng", "yi_shang_quan_diao"]) == [8, 0, -4, -4, 0]
+
+
+
+def test_yi_shang_quan_diao_through_kai_zhu():
+    """yi_shang_quan_diao=kai_zhu: the 全吊 is a 吊 won in 開注, so E (a 散) collects it from the
+    椿 N only — 賀 4 from W and N (S holds 百老: exempt) + 全吊 1 from N: E 9, W −4, N −5;
+    per_payer (default): the 全吊 also comes from W (S exempt): E 10, W −5, N −5."""
+    s = feng(HUN_CHENG, yi_shang_quan_diao="kai_zhu")
+    assert zhu(s, items=["hun_cheng", "yi_shang_quan_diao"]) == [9, 0, -4, -5, 0]
+    assert zhu(s, item="yi_shang_quan_diao") == [1, 0, 0, -1, 0]
 
 
 def test_two_yi_shang_holders_split_the_quan_diao():
@@ -209,6 +217,9 @@ def test_two_yi_shang_holders_split_the_quan_diao():
     s = feng(deal)
     quan = {f.seat: f.amount for f in s.firings if f.item.id == "yi_shang_quan_diao"}
     assert quan == {E: 12, S: 12}                          # ½ 注 each from every payer
+    # The bank goes to the first holder in play order from the 頭家 (face 九文: 一五九過身,
+    # the seat opposite the 椿 N, is S): S, not E.
+    assert s.first_leader == S and s.next_banker == S
 
 
 @pytest.mark.parametrize(("suit_hand", "item"), [

@@ -20,6 +20,7 @@ OPTION_SETS = [
     {"diao_settlement": "winner_only"},
     {"ba_hong_set": "hong_zhang", "he_exemption": "none", "qi_zhuo": "any_seven"},
     {"dai_pei_amount": "capped", "dai_pei_beneficiaries": "banker_and_san"},
+    {"dai_pei_amount": "gross", "dai_pei_beneficiaries": "banker_and_san"},
 ]
 
 
@@ -31,14 +32,18 @@ def shuffled_deal(seed: int, banker: int, guan_dui: int = 0) -> Deal:
     hands = tuple(tuple(cards[8 * i: 8 * i + 8]) for i in range(4))
     deal = Deal(id=f"p{seed}", banker=Seat(banker), hands=hands, stock=tuple(cards[32:]),  # type: ignore[arg-type]
                 guan_dui=guan_dui)
+    events: tuple[Event, ...] = ()
+    if rng.random() < 0.5:
+        # 代賠 events that are consistent with any record: 斗法低矢 needs no trick, a 顯滅 that
+        # affected others is due for the winner of its trick.
+        events = (Event("weak_play", Seat((banker + 1 + rng.randrange(3)) % 4)),
+                  Event("xian_mie", Seat(rng.randrange(4)), trick=1, affected=rng.random() < 0.5))
+    if rng.random() < 0.2:  # 多張: the seat may not capture from a trick on (the play follows it)
+        events += (Event("duo_zhang", Seat(rng.randrange(4)), trick=rng.randrange(1, 9)),)
+    deal = dataclasses.replace(deal, events=events)
     played = play_random(deal, Seat(rng.randrange(4)), rng)
     record = tuple(RecordedTrick(t.lead, t.cards) for t in played.tricks)
-    events = ()
-    if rng.random() < 0.5:
-        # A 代賠 event that is consistent with the record: 斗法低矢 needs no trick.
-        events = (Event("weak_play", Seat((banker + 1 + rng.randrange(3)) % 4)),
-                  Event("xian_mie", Seat(rng.randrange(4)), trick=1))
-    return dataclasses.replace(deal, play=record, events=events)
+    return dataclasses.replace(deal, play=record)
 
 
 def rotate(deal: Deal, k: int) -> Deal:

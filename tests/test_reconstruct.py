@@ -357,8 +357,11 @@ def test_s3_dai_pei_under_feng_matches_the_digest():
     r = reconstruct(deal, [find_ruleset("feng")], samples=80, seed=3)
     assert r.count == 14811445395372509207252340572160000
     (summary,) = r.summaries
-    nets = [sorted(seat.nets) for seat in summary.seats]
-    assert nets == [[-8 * TICKS_PER_ZHU], [6 * TICKS_PER_ZHU], [3 * TICKS_PER_ZHU], [-1 * TICKS_PER_ZHU]]
+    nets = [{n // TICKS_PER_ZHU for n in seat.nets} for seat in summary.seats]
+    # 代賠 2 from 我 (north) to the 椿, except in completions where 我 held nothing but 十 at
+    # the trick 百老 won: 「三路既竭，十亦竟出，縱活百老亦不代賠」, the nets without 代賠.
+    assert nets[1:3] == [{6}, {3}]
+    assert nets[0] <= {-8, -10} and nets[3] <= {-1, 1} and -8 in nets[0]
 
 
 def test_s3_example_1_gives_east_the_written_rule_kai_zhu():

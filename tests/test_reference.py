@@ -64,8 +64,11 @@ def test_compiled_engine_equals_the_reference(rs_id):
 
 OPTION_SETS = {
     "feng": [{"diao_settlement": "winner_only", "qi_zhuo": "any_seven", "ba_hong_set": "hong_zhang",
-              "he_exemption": "none", "jia_kui_zheng_ben": "exempt", "yi_shang_quan_diao": "none",
-              "first_lead": "zhuang"}],
+              "he_exemption": "none", "jia_kui_zheng_ben": "exempt", "yi_shang_quan_diao": "kai_zhu",
+              "first_lead": "zhuang"},
+             {"tu_additivity": "replace", "tu_shang_zhuo": "held", "ba_zhuo_diao": "total",
+              "yi_shang_multi": "sum", "ban_wen_num": "half", "shang_cards": "s3_examples",
+              "quan_tu": "won", "qi_zhuo": "any_seven"}],
     "app": [{"kai_zhu_values": "code", "xiao_huo_bai_tu_mode": "add", "face_num": "code_value",
              "fo_chi_jiao": "kai_zhu", "he_exemption": "bai_lao"}],
     "qing": [{"pu": "shi", "he_exemption": "bai_lao"}],

@@ -300,6 +300,14 @@ def test_ablate_ranks_the_option_with_the_known_impact_first(tmp_path):
     assert "big" in text and "skip" in text
 
 
+def test_ablate_lists_every_feng_reading():
+    r = invoke(ablate, ["-r", "feng", "-n", "2", "-f", "json"])
+    ranked = {row["option"] for row in json.loads(r.stdout)["ablation"]["ranking"]}
+    assert ranked == set(find_ruleset("feng").options)
+    assert {"tu_additivity", "tu_shang_zhuo", "ba_zhuo_diao", "yi_shang_multi", "ban_wen_num",
+            "shang_cards", "quan_tu", "yi_shang_quan_diao", "dai_pei_amount"} <= ranked
+
+
 def test_ablate_rejects_an_unknown_option():
     r = invoke(ablate, ["-r", "feng", "--options", "qi_zuo", "-n", "3"], ok=False)
     assert r.exit_code == 2 and "did you mean qi_zhuo" in r.stderr

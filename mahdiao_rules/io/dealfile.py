@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 import yaml
 
 from ..cards import Card, beats, card_name, parse_card
-from ..deal import SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat
+from ..deal import NO_CAPTURE_EVENTS, SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat, barred_seats
 from ..errors import InputError
 from .schemacheck import check
 from .yamlsafe import Document, format_path, load_file
@@ -117,8 +117,9 @@ def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any]) -> Deal:
     hands = tuple(r.cards(data["hands"][s.id], HAND_SIZE, f"hands.{s.id}", "hands", s.id) for s in SEATS)
     stock = r.cards(data["stock"], STOCK_SIZE, "stock", "stock")
     _check_deck(r, hands, stock)
-    play = _read_play(r, data["play"], hands) if "play" in data else None
-    events = tuple(_read_event(r, i, e, play) for i, e in enumerate(data.get("events", ())))
+    raw_events = data.get("events", ())
+    play = _read_play(r, data["play"], hands, _no_capture(r, raw_events)) if "play" in data else None
+    events = tuple(_read_event(r, i, e, play) for i, e in enumerate(raw_events))
     return Deal(
         id=data["id"], banker=banker, hands=hands, stock=stock, play=play,  # type: ignore[arg-type]
         events=events, title=data.get("title"), source=data.get("source"),
@@ -142,8 +143,16 @@ def _check_deck(r: _DealReader, hands: Sequence[Sequence[Card]], stock: Sequence
         first[card] = rel
 
 
-def trick_winner(lead: Seat, cards: Sequence[int]) -> Seat:
-    """The seat whose card wins: the strongest card of the led suit (no trumps)."""
+def trick_winner(lead: Seat, cards: Sequence[int], barred: int = 0) -> Seat:
+    """The seat whose card wins: the strongest card of the led suit (no trumps); a seat in
+    *barred* (多張/少張) may not capture, see :func:`mahdiao_rules.play.tricks.play_trick`."""
+    if barred and barred & 0b1111 != 0b1111:
+        open_pos = [k for k in range(len(cards)) if not barred >> lead.after(k) & 1]
+        best = open_pos[0]
+        for k in open_pos[1:]:
+            if beats(cards[k], cards[best]):
+                best = k
+        return lead.after(best)
     best = 0
     for k in range(1, len(cards)):
         if beats(cards[k], cards[best]):
@@ -151,18 +160,34 @@ def trick_winner(lead: Seat, cards: Sequence[int]) -> Seat:
     return lead.after(best)
 
 
+def _no_capture(r: _DealReader, raw_events: Sequence[Mapping[str, Any]]) -> list[Event]:
+    """The 多張/少張 events, read before the play because they change who won a trick."""
+    out = []
+    for i, e in enumerate(raw_events):
+        if e["type"] in NO_CAPTURE_EVENTS:
+            trick = e.get("trick")
+            out.append(Event(e["type"], r.seat(e["seat"], "events", i, "seat"),
+                             int(trick) if trick is not None else None))
+    return out
+
+
 def _read_play(r: _DealReader, tricks: Sequence[Mapping[str, Any]],
-               hands: Sequence[Sequence[Card]]) -> tuple[RecordedTrick, ...]:
-    """Check that each card comes from its player's hand once, and the winner leads next."""
+               hands: Sequence[Sequence[Card]], no_capture: Sequence[Event] = ()
+               ) -> tuple[RecordedTrick, ...]:
+    """Check that each card comes from its player's hand once, and the winner leads next
+    (a seat with a 多張/少張 event does not win from that event's trick on)."""
+
     holder = {card: seat for seat in SEATS for card in hands[seat]}
     played: dict[Card, int] = {}
     winner: Seat | None = None
     out: list[RecordedTrick] = []
+    barred = 0
     for i, trick in enumerate(tricks):
         n = i + 1
         lead = r.seat(trick["lead"], "play", i, "lead")
         if winner is not None and lead != winner:
-            r.fail(f"trick {n} must be led by {winner}, who won trick {n - 1}", "play", i, "lead")
+            why = " (a seat that may not capture, 多張/少張, does not win)" if barred else ""
+            r.fail(f"trick {n} must be led by {winner}, who won trick {n - 1}{why}", "play", i, "lead")
         cards = r.cards(trick["cards"], TRICK_SIZE, f"trick {n}", "play", i, "cards")
         for k, card in enumerate(cards):
             seat = lead.after(k)
@@ -174,7 +199,8 @@ def _read_play(r: _DealReader, tricks: Sequence[Mapping[str, Any]],
                 r.fail(f"trick {n}: {card} was played by {seat} but {seat} does not hold it ({whose})",
                        "play", i, "cards", k)
             played[card] = n
-        winner = trick_winner(lead, cards)
+        barred = barred_seats(list(no_capture), n)
+        winner = trick_winner(lead, cards, barred)
         out.append(RecordedTrick(lead, cards))  # type: ignore[arg-type]
     return tuple(out)
 
@@ -192,7 +218,12 @@ def _read_event(r: _DealReader, i: int, data: Mapping[str, Any],
         r.fail(f"event {i + 1} ({data['type']}): trick {trick} is outside 1..{n_tricks}{why}", *rel, "trick")
     card = r.card(data["card"], *rel, "card") if "card" in data else None
     victim = r.seat(data["victim"], *rel, "victim") if "victim" in data else None
-    return Event(type=data["type"], seat=seat, trick=trick, card=card, victim=victim, note=data.get("note"))
+    affected = bool(data.get("affected", False))
+    if affected and trick is None:
+        r.fail(f"event {i + 1} ({data['type']}): affected: true needs trick: (the trick whose "
+               "winner the fault let through)", *rel, "affected")
+    return Event(type=data["type"], seat=seat, trick=trick, card=card, victim=victim,
+                 note=data.get("note"), affected=affected)
 
 
 # --------------------------------------------------------------------------- writing
@@ -233,6 +264,8 @@ def _event_data(event: Event) -> dict[str, Any]:
         data["victim"] = event.victim.id
     if event.note is not None:
         data["note"] = event.note
+    if event.affected:
+        data["affected"] = True
     return data
 
 

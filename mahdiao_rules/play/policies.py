@@ -43,7 +43,7 @@ from ..cards import (
     parse_card,
 )
 from ..deal import SEATS, Deal, Seat
-from ..ruleset.dsl import HandState
+from ..ruleset.dsl import HandState, never_holds
 from ..ruleset.model import Ruleset
 from .procedure import by_policy, prepare
 from .tricks import PlayedTrick, PlayResult, play_random, play_trick, result_of
@@ -365,8 +365,12 @@ class HeuristicPolicy:
                     t.up |= BIT[card]
                 cards.append(card)
                 seats.append(seat)
-            tricks.append(play_trick(number, SEATS[lead], (CARDS[cards[0]], CARDS[cards[1]],
-                                                            CARDS[cards[2]], CARDS[cards[3]])))
+            trick = play_trick(number, SEATS[lead], (CARDS[cards[0]], CARDS[cards[1]],
+                                                     CARDS[cards[2]], CARDS[cards[3]]),
+                               deal.barred(number))
+            if trick.barred:  # 多張/少張: the seat's card did not capture after all
+                t.best, t.best_seat = trick.winning_card, int(trick.winner)
+            tricks.append(trick)
             lead = t.finish()
         return result_of(tricks)
 
@@ -635,7 +639,7 @@ def duties_of(ruleset: Ruleset | None) -> Duties:
     probe.sets = [0] * len(ruleset.dynamic_sets)
     kind_of = {"gong_he": 0, "san_jia": 0, "kai_zhu": 1, "kai_zhu_winner_only": 1, "qiao_men": 2}
     for item in ruleset.items.values():
-        if item.phase != "play" or item.channel not in kind_of:
+        if item.phase != "play" or item.channel not in kind_of or never_holds(item.condition):
             continue
         try:
             sign = item.amount(probe, 0)

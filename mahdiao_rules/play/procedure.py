@@ -136,8 +136,8 @@ def translate_play(play: PlayResult, card_map: dict[int, int]) -> PlayResult:
     """
     if not card_map:
         return play
-    tricks = [play_trick(t.number, t.lead, tuple(CARDS[card_map.get(c, c)] for c in t.cards))
-              for t in play.tricks]
+    tricks = [play_trick(t.number, t.lead, tuple(CARDS[card_map.get(c, c)] for c in t.cards),
+                         t.barred) for t in play.tricks]
     return result_of(tricks)
 
 

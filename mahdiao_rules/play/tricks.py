@@ -31,6 +31,8 @@ class PlayedTrick:
     """``fa`` for the lead, then ``zhuo`` (capture) or ``mie`` (discard) per play."""
     winner: Seat
     winning_card: Card
+    barred: int = 0
+    """Seats (a bit per seat) whose plays could not capture (多張/少張, deal.NO_CAPTURE_EVENTS)."""
 
     def seat_of(self, position: int) -> Seat:
         return self.lead.after(position)
@@ -53,8 +55,15 @@ class PlayResult:
     """True when the tricks came from the deal record, False when played by a policy."""
 
 
-def play_trick(number: int, lead: Seat, cards: tuple[Card, ...]) -> PlayedTrick:
-    """Classify each play and find the winner of one trick."""
+def play_trick(number: int, lead: Seat, cards: tuple[Card, ...], barred: int = 0) -> PlayedTrick:
+    """Classify each play and find the winner of one trick.
+
+    A seat in *barred* may not capture: its plays are 滅.  When it led, the first play of a
+    seat that may capture stands in for the lead (INFERENCE: somebody takes the trick);
+    when every seat is barred the usual rule decides.
+    """
+    if barred and (barred & 0b1111) != 0b1111:
+        return _play_barred(number, lead, cards, barred)
     best = cards[0]
     best_pos = 0
     actions = [FA]
@@ -66,6 +75,21 @@ def play_trick(number: int, lead: Seat, cards: tuple[Card, ...]) -> PlayedTrick:
         else:
             actions.append(MIE)
     return PlayedTrick(number, lead, cards, tuple(actions), lead.after(best_pos), best)
+
+
+def _play_barred(number: int, lead: Seat, cards: tuple[Card, ...], barred: int) -> PlayedTrick:
+    best_pos = -1
+    actions = []
+    for pos, card in enumerate(cards):
+        if barred >> lead.after(pos) & 1:
+            actions.append(FA if pos == 0 else MIE)
+        elif best_pos < 0 or (CARD_SUIT[card] == CARD_SUIT[cards[best_pos]] and card < cards[best_pos]):
+            actions.append(FA if pos == 0 else ZHUO)
+            best_pos = pos
+        else:
+            actions.append(MIE)
+    return PlayedTrick(number, lead, cards, tuple(actions), lead.after(best_pos), cards[best_pos],
+                       barred)
 
 
 def result_of(tricks: list[PlayedTrick], recorded: bool = False) -> PlayResult:
@@ -95,7 +119,7 @@ def replay_recorded(deal: Deal) -> PlayResult:
             f"deal {deal.id!r} records {len(deal.play)} tricks; a hand has 8",
             file=deal.origin, place="play",
         )
-    tricks = [play_trick(i + 1, t.lead, t.cards) for i, t in enumerate(deal.play)]
+    tricks = [play_trick(i + 1, t.lead, t.cards, deal.barred(i + 1)) for i, t in enumerate(deal.play)]
     return result_of(tricks, recorded=True)
 
 
@@ -113,7 +137,7 @@ def play_random(deal: Deal, first_leader: Seat, rng: random.Random) -> PlayResul
         for pos in range(4):
             hand = hands[(lead + pos) % 4]
             cards.append(hand.pop(rng.randrange(len(hand))))
-        trick = play_trick(number, lead, tuple(cards))
+        trick = play_trick(number, lead, tuple(cards), deal.barred(number))
         tricks.append(trick)
         lead = trick.winner
     return result_of(tricks, recorded=False)

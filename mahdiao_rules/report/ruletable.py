@@ -77,6 +77,13 @@ def _tags(item: ItemDef, fn: Footnotes) -> list[dict[str, Any]]:
     return out
 
 
+def _decisions(rs: Ruleset, fn: Footnotes) -> list[dict[str, Any]]:
+    """The open questions the ruleset answers with one reading (``decisions:``)."""
+    return [{"id": d.id, "name": d.name, "reading": d.reading, "alternatives": d.alternatives,
+             "reason": d.reason, "source": d.source.short, "footnote": fn(d.source)}
+            for d in rs.decisions]
+
+
 def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
     """Every item of *rs*: names, generated condition and amount, channel, status, footnoted source."""
     d = Describer(rs)
@@ -117,6 +124,7 @@ def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
         "items": items,
         "footnotes": fn.notes,
         "options": options,
+        "decisions": _decisions(rs, fn),
         "fines": fines,
         "statuses": _status_counts(items),
         "bibliography": bib,

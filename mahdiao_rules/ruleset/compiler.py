@@ -24,6 +24,7 @@ from .model import (
     PHASES,
     Citation,
     DaiPeiDef,
+    DecisionDef,
     FineDef,
     ItemDef,
     OffenceDef,
@@ -125,9 +126,16 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         set_info={k: {"name": e.node["name"], "gloss": e.node.get("gloss", "")}
                   for k, e in m.sets.items()},
         dai_pei=dai_pei,
+        decisions=tuple(_decision(e.node) for e in m.decisions),
         extends=tuple(m.extends),
         input_files=tuple(m.paths),
     )
+
+
+def _decision(node: dict[str, Any]) -> DecisionDef:
+    return DecisionDef(id=node["id"], name=node["name"], reading=node["reading"],
+                       reason=node["reason"], source=_citation(node["source"]),
+                       alternatives=node.get("alternatives", ""))
 
 
 def _choose(e: Entry, values: Mapping[str, str]) -> tuple[Any, KeyPath]:
@@ -573,6 +581,9 @@ def _events(c: Compiler, m: Merged) -> tuple[dict[str, FineDef], DaiPeiDef | Non
             id=f["id"], name=f["name"], amount=_fine_amount(c, f["zhu"], (*path, "zhu")),
             to=f["to"], ends_hand=f.get("ends_hand", False), source=_citation(f["source"]),
             note=f.get("note"), zhu_text=_zhu_text(f["zhu"]), gloss=f.get("gloss", ""),
+            bank=f.get("bank"),
+            bank_card=(c.card_set(f["bank_card"], (*path, "bank_card")) if "bank_card" in f
+                       else None),
         )
     if m.dai_pei is None:
         return fines, None
@@ -580,15 +591,21 @@ def _events(c: Compiler, m: Merged) -> tuple[dict[str, FineDef], DaiPeiDef | Non
     offences = {}
     for i, o in enumerate(dp["offences"]):
         path = (*base, "offences", i)
-        if o["id"] in offences or o["id"] in fines:
-            raise c.error((*path, "id"), f"duplicate event id {o['id']!r}")
         req = o.get("requires", {})
+        # An event type may be both a fine and a 代賠 offence only when the offence asks for
+        # events recorded as affecting others (罰例 誤出 …: fined always, 代賠 when 四野如有關係).
+        if o["id"] in offences or (o["id"] in fines and not req.get("affected")):
+            raise c.error((*path, "id"), f"duplicate event id {o['id']!r}")
         card = (c.card_set(req["trick_won_with"], (*path, "requires", "trick_won_with"))
                 if "trick_won_with" in req else None)
         offences[o["id"]] = OffenceDef(
             id=o["id"], name=o["name"], gloss=o.get("gloss", ""), activated=o["activated"],
             requires_card=card, requires_banker=req.get("winner_is_banker", False),
-            source=_citation(o["source"]),
+            source=_citation(o["source"]), requires_affected=bool(req.get("affected")),
+            exempt_only_left=(c.card_set(o["exempt"]["only_left"], (*path, "exempt", "only_left"))
+                              if "only_left" in o.get("exempt", {}) else None),
+            exempt_at_play_of=(c.card_set(o["exempt"]["at_play_of"], (*path, "exempt", "at_play_of"))
+                               if "at_play_of" in o.get("exempt", {}) else None),
         )
     amounts = {}
     for key in ("zheng_ben", "not_zheng_ben"):

@@ -291,6 +291,11 @@ def _never(st: HandState, p: int) -> bool:
     return False
 
 
+def never_holds(cond: Condition) -> bool:
+    """True for a condition that is ``false`` as written (e.g. an option case that turns an item off)."""
+    return cond is _never
+
+
 def _all(parts: Sequence[Condition]) -> Condition:
     parts = tuple(parts)
     if len(parts) == 1:

@@ -64,6 +64,7 @@ class Merged:
     def owner(self, doc: Document) -> str:
         """The ruleset a node was written in: the top one's id, or a base's for inherited nodes."""
         return self.owners.get(id(doc), "")
+    decisions: list[Entry] = field(default_factory=list)
 
     def content_hash(self) -> str:
         # File order is stable, so no key sorting (keys may mix text and numbers).
@@ -162,6 +163,7 @@ def _apply(m: Merged, doc: Document) -> None:
     for name, node in data.get("groups", {}).items():
         m.groups[name] = Entry(doc, ("groups", name), node)
     _apply_list(m.items, doc, ("items",), data.get("items", []), "item")
+    _apply_list(m.decisions, doc, ("decisions",), data.get("decisions", []), "decision")
     if "item_tags" in data:
         m.item_tags.append(Entry(doc, ("item_tags",), data["item_tags"]))
     events = data.get("events", {})

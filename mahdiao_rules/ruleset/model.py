@@ -226,6 +226,10 @@ class FineDef:
     note: str | None = None
     zhu_text: str = ""
     gloss: str = ""
+    bank: str | None = None
+    """``redraw``: the next 椿 is drawn afresh (另拈椿) after this fine."""
+    bank_card: SetExpr | None = None
+    """When set, ``bank`` applies only when the event's card is in it (翻百老)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +241,12 @@ class OffenceDef:
     requires_card: SetExpr | None
     requires_banker: bool
     source: Citation
+    requires_affected: bool = False
+    """Only events recorded with ``affected: true`` (the fault changed another's result)."""
+    exempt_only_left: SetExpr | None = None
+    """No 代賠 when all the offender still held when he made the fault was in this set."""
+    exempt_at_play_of: SetExpr | None = None
+    """The fault is his last play of one of these cards up to the event's trick."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +255,18 @@ class DaiPeiDef:
     not_zheng_ben: int
     source: Citation
     offences: dict[str, OffenceDef]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionDef:
+    """A question the sources leave open that the ruleset answers one way, and why."""
+
+    id: str
+    name: str
+    reading: str
+    reason: str
+    source: Citation
+    alternatives: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +306,8 @@ class Ruleset:
     he_exempt: Condition | None
     fines: dict[str, FineDef]
     dai_pei: DaiPeiDef | None
+    decisions: tuple[DecisionDef, ...] = ()
+    """Open questions the ruleset answers one way (``decisions:``), for rule tables."""
     extends: tuple[str, ...] = ()
     set_info: dict[str, dict[str, str]] = field(default_factory=dict)
     """Named set → its Chinese name and gloss, for generated condition text."""

@@ -239,11 +239,11 @@ class Opening:
     """
 
     __slots__ = ("books", "deal", "ended", "firings", "leader", "notes", "original", "pool_start",
-                 "ruleset", "st")
+                 "redraw", "ruleset", "st")
 
     def __init__(self, ruleset: Ruleset, deal: Deal, original: Deal, leader: Seat, notes: list[str],
                  st: HandState, books: _Books, firings: list[Firing], ended: bool,
-                 pool_start: int) -> None:
+                 pool_start: int, redraw: str | None = None) -> None:
         self.ruleset = ruleset
         self.deal = deal
         self.original = original
@@ -254,6 +254,8 @@ class Opening:
         self.firings = firings
         self.ended = ended
         self.pool_start = pool_start
+        self.redraw = redraw
+        """The name of a recorded fine after which the next 椿 is drawn afresh (另拈椿)."""
 
 
 def open_hand(ruleset: Ruleset, deal: Deal, *, leader: Seat, original: Deal | None = None,
@@ -275,9 +277,9 @@ def open_hand(ruleset: Ruleset, deal: Deal, *, leader: Seat, original: Deal | No
     books = _Books(ruleset, st, ledger)
     firings = _run_phase(ruleset, "deal", st, books)
     ended = any(f.item.ends_hand for f in firings)
-    ended |= _fines(ruleset, deal, st, books, notes)
-    return Opening(ruleset, deal, original or deal, leader, notes, st, books, firings, ended,
-                   pool_start)
+    fines_end, redraw = _fines(ruleset, deal, st, books, notes)
+    return Opening(ruleset, deal, original or deal, leader, notes, st, books, firings,
+                   ended or fines_end, pool_start, redraw)
 
 
 def close_hand(opening: Opening, play: PlayResult | None, note: str | None = None) -> Settlement:
@@ -294,6 +296,7 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
         raise ValueError(f"deal {deal.id!r}: a play is settled exactly when the hand is played "
                          f"(this one {'ended before play' if ended else 'is played'})")
     firings = opening.firings
+    played: list[Firing] = []
     chong: tuple[Any, ...] = ()
     if play is not None:
         if note is not None:
@@ -307,15 +310,18 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
             st.won_tricks = _won_trick_masks(play)
         if ruleset.procedure.kai_chong is not None:
             chong = tuple(run_kai_chong(ruleset.procedure.kai_chong, st))
-        firings += _run_phase(ruleset, "play", st, books)
-        _dai_pei(ruleset, deal, st, books, play, notes)
+        played = _run_phase(ruleset, "play", st, books)
+        firings += played
+        _dai_pei(ruleset, deal, st, books, play, notes, played)
     else:
+        offences = ruleset.dai_pei.offences if ruleset.dai_pei else {}
         for e in deal.events:
-            if e.type in (ruleset.dai_pei.offences if ruleset.dai_pei else {}):
+            off = offences.get(e.type)
+            if off is not None and (e.affected or not off.requires_affected):
                 notes.append(f"event {e.type}: the hand was not played (免斗), so no 代賠")
 
     firings += _run_phase(ruleset, "end", st, books)
-    nb, why = _next_banker(ruleset, deal, firings, ended, books)
+    nb, why = _next_banker(ruleset, deal, firings, books, opening.leader, opening.redraw)
     return Settlement(
         ruleset=ruleset, deal=opening.original, status=MIAN_DOU if ended else PLAYED,
         firings=tuple(firings), ledger=tuple(books.lines), play=play, first_leader=opening.leader,
@@ -338,9 +344,12 @@ def _event_error(deal: Deal, index: int, message: str) -> InputError:
     return InputError(f"deal {deal.id!r}: {message}", file=deal.origin, place=f"events[{index}]")
 
 
-def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: list[str]) -> bool:
-    """Book recorded fines (罰例); return True when one of them ends the hand."""
+def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: list[str]
+           ) -> tuple[bool, str | None]:
+    """Book recorded fines (罰例): whether one of them ends the hand, and the name of the
+    first one after which the bank is drawn afresh (另拈椿), if any."""
     ended = False
+    redraw: str | None = None
     offences = ruleset.dai_pei.offences if ruleset.dai_pei else {}
     for i, e in enumerate(deal.events):
         fine = ruleset.fines.get(e.type)
@@ -360,7 +369,11 @@ def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: li
             books.pay(int(e.seat), payee, amount, fine.id, fine.name, source, "fa_li",
                       int(e.seat))
         ended |= fine.ends_hand
-    return ended
+        if fine.bank == "redraw" and redraw is None and (
+                fine.bank_card is None
+                or (e.card is not None and (1 << e.card) & fine.bank_card.value(st))):
+            redraw = fine.name
+    return ended, redraw
 
 
 def _fine_payee(to: str, deal: Deal, e: Event, index: int) -> int | None:
@@ -380,19 +393,25 @@ def _fine_payee(to: str, deal: Deal, e: Event, index: int) -> int | None:
 
 
 def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result: PlayResult,
-             notes: list[str]) -> None:
-    """代賠: the offender pays, on behalf of others, what his fault let someone win."""
+             notes: list[str], played: list[Firing]) -> None:
+    """代賠: the offender pays, on behalf of others, what his fault let someone win.
+
+    The amount is 1 注 for a compensated player who is 正本, else 2 (``fixed``); option
+    ``dai_pei_amount`` caps it at the loss the fault caused before netting (``gross``: what
+    the compensated player paid the activated player's own items, *played*) or at his net
+    loss (``capped``).
+    """
     dp = ruleset.dai_pei
     if dp is None:
         return
     once = ruleset.option_values.get("dai_pei_repeat", "once") == "once"
-    capped = ruleset.option_values.get("dai_pei_amount", "fixed") == "capped"
+    mode = ruleset.option_values.get("dai_pei_amount", "fixed")
     with_san = ruleset.option_values.get("dai_pei_beneficiaries", "banker_only") == "banker_and_san"
     before = nets(books.lines) if books.record else list(books.nets)
     paid: set[tuple[str, int, int]] = set()
     for i, e in enumerate(deal.events):
         off = dp.offences.get(e.type)
-        if off is None:
+        if off is None or (off.requires_affected and not e.affected):
             continue
         if not result.recorded:
             notes.append(f"event {e.type}: ignored, the tricks were not recorded")
@@ -416,6 +435,15 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
         if activated == e.seat:
             notes.append(f"event {e.type}: the offender {e.seat.id} activated himself; nothing due")
             continue
+        if off.exempt_only_left is not None and e.trick is not None:
+            at = _fault_trick(result, e.seat, e.trick, off.exempt_at_play_of, st)
+            left = deal.hand_mask(e.seat)
+            for t in result.tricks[:at - 1]:
+                left &= ~(1 << t.cards[(e.seat - t.lead) % 4])
+            if not left & ~off.exempt_only_left.value(st):
+                notes.append(f"event {e.type}: {e.seat.id} held only {off.exempt_only_left.text} "
+                             f"when he played at trick {at} (三路既竭), so no 代賠")
+                continue
         if activated == st.banker:
             compensated = [s for s in range(4) if s not in (st.banker, e.seat)]
         else:
@@ -428,17 +456,43 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
                 continue
             paid.add(key)
             amount = dp.zheng_ben if st.tricks[q] >= 2 else dp.not_zheng_ben
-            if capped:
+            if mode == "capped":
                 amount = min(amount, max(0, -before[q]))
+            elif mode == "gross":
+                amount = min(amount, _paid_to(books, played, q, activated))
             books.pay(int(e.seat), q, amount, off.id, off.name, off.source.short,
                       "dai_pei", int(e.seat), f"trick {e.trick}" if e.trick else "")
 
 
-def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], ended: bool,
-                 books: _Books) -> tuple[Seat | None, str]:
-    for f in firings:
-        if f.item.bank == "seize":
-            return f.seat, f"{f.item.name}: 奪椿"
+def _fault_trick(result: PlayResult, seat: int, trick: int, played: Any, st: HandState) -> int:
+    """The trick of *seat*'s last play of a card of *played* up to *trick* (else *trick*)."""
+    if played is not None:
+        mask = played.value(st)
+        for t in reversed(result.tricks[:trick]):
+            if (1 << t.cards[(seat - t.lead) % 4]) & mask:
+                return t.number
+    return trick
+
+
+def _paid_to(books: _Books, played: list[Firing], payer: int, payee: int) -> int:
+    """What *payer* paid *payee* for *payee*'s own play-phase items (gross, before netting)."""
+    total = 0
+    for f in played:
+        if f.seat == payee and f.amount > 0 and (payer, payee) in _PAYERS[f.item.channel](
+                books, payee, f.amount):
+            total += f.amount
+    return total
+
+
+def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], books: _Books,
+                 leader: Seat, redraw: str | None) -> tuple[Seat | None, str]:
+    seize = [f for f in firings if f.item.bank == "seize"]
+    if seize:
+        # Several 異賞 holders: the first in play order from the 頭家 (the first leader).
+        f = min(seize, key=lambda f: (f.seat - leader) % 4)
+        return f.seat, f"{f.item.name}: 奪椿"
+    if redraw is not None:
+        return None, f"{redraw}: 另拈椿"
     for f in firings:
         if f.item.bank == "redraw":
             return None, f"{f.item.name}: 另拈椿"
@@ -450,8 +504,10 @@ def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], ended: boo
         net = (nets(books.lines) if books.record else books.nets)[:4]
         top = max(net)
         leaders = [s for s in SEATS if net[s] == top]
-        if deal.banker in leaders:
-            return deal.banker, "連莊: the 莊 is among the top earners"
-        return leaders[0], "the top earner becomes 莊" if len(leaders) == 1 else \
-            "the top earners tie: the first in seat order becomes 莊"
+        if len(leaders) > 1:
+            # S0 and the app's code: a shared top keeps the previous 莊, among them or not.
+            return deal.banker, "連莊: the top earners tie"
+        if leaders[0] == deal.banker:
+            return deal.banker, "連莊: the 莊 is the top earner"
+        return leaders[0], "the top earner becomes 莊"
     return deal.banker.after(proc.next_banker_rotate), "輪椿"
