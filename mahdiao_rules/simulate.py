@@ -36,7 +36,7 @@ from .io.dealfile import dump_deals, random_deals
 from .io.output import Destination, destination, open_text
 from .pipeline import settle_deal
 from .play.policies import POLICIES, auto_play, make_policy
-from .play.procedure import cross_map, translate_play
+from .play.procedure import as_first_hand, cross_map, translate_play
 from .play.tricks import PlayResult
 from .ruleset import find_ruleset
 from .ruleset.model import Ruleset
@@ -170,12 +170,17 @@ class Runner:
         self.pairs = pair_indexes(len(self.rulesets))
 
     def settlements(self, deal: Deal) -> list[Settlement]:
-        """*deal* settled under every slot, each played as the module docstring says."""
+        """*deal* settled under every slot, each played as the module docstring says.
+
+        Every deal is a sitting's first hand: a ruleset whose first 莊 is not drawn
+        (procedure.first_banker, e.g. the app's ``first_banker=face``) gets its own banker.
+        """
         rss = self.rulesets
         sp = self.plan.same_play
         if sp is not None:
-            base = auto_play(rss[sp], deal, self.policies[sp])
-            return [settle_deal(rs, deal, ledger=False, play=base if k == sp else
+            base = auto_play(rss[sp], as_first_hand(rss[sp], deal), self.policies[sp])
+            return [settle_deal(rs, as_first_hand(rs, deal), ledger=False,
+                                play=base if k == sp else
                                 translate_play(base, cross_map(rss[sp], rs, deal)))
                     for k, rs in enumerate(rss)]
         out = []
@@ -190,12 +195,13 @@ class Runner:
                 else:
                     rng = random.Random()
                     rng.setstate(state)
-            out.append(settle_deal(rs, deal, policy=policy, rng=rng, ledger=False))
+            out.append(settle_deal(rs, as_first_hand(rs, deal), policy=policy, rng=rng,
+                                   ledger=False))
         return out
 
-    def nets(self, deal: Deal) -> list[tuple[list[int], str, tuple[Any, ...]]]:
-        """(nets, status, firings) of *deal* under every slot."""
-        return [(s.nets, s.status, s.firings) for s in self.settlements(deal)]
+    def nets(self, deal: Deal) -> list[tuple[list[int], str, tuple[Any, ...], int]]:
+        """(nets, status, firings, banker) of *deal* under every slot."""
+        return [(s.nets, s.status, s.firings, int(s.deal.banker)) for s in self.settlements(deal)]
 
     def chunk(self, start: int, count: int) -> Stats:
         deals = random_deals(self.plan.seed, count, start=start)
@@ -207,11 +213,10 @@ class Runner:
         slots = stats.slots
         pairs = [(a, b, stats.pairs[i]) for i, (a, b) in enumerate(self.pairs)]
         for deal in deals:
-            b = int(deal.banker)
-            order = (b, (b + 1) % 4, (b + 2) % 4, (b + 3) % 4, 4)
             rel_all = []
             best_all = []
-            for slot, (nets, status, firings) in zip(slots, self.nets(deal), strict=True):
+            for slot, (nets, status, firings, b) in zip(slots, self.nets(deal), strict=True):
+                order = (b, (b + 1) % 4, (b + 2) % 4, (b + 3) % 4, 4)
                 rel = [nets[i] for i in order]
                 sums, squares = slot.sums, slot.squares
                 for j in range(N_ACC):

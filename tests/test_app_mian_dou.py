@@ -215,7 +215,13 @@ def test_mian_dou_is_gong_he_and_follows_he_exemption():
     ("萬萬 九萬 九索 空文 百老 八萬 五索 五文", FACE, ("liu_hong", 6), None),   # 麒麟種 branch
     ("萬萬 二十 九萬 一萬 九索 八索 空文 九文", FACE, ("jin_yuan_yang", 40), ("pian_pian_jin", 30)),
     ("九索 八索 七索 六索 五索 四索 三索 二索", FACE, ("ba_lian_tong_hua_shun", 20), ("ba_tong", 8)),
-    ("九索 八索 七索 六索 五索 四索 三索 一索", FACE, ("qi_lian_tong_hua_shun", 10), ("ba_tong", 8)),
+    # The code's 七同/八同 keys write A/Q/K for the values 1, 10, 11; the hand has digits.
+    ("九索 八索 七索 六索 五索 四索 三索 一索", FACE, ("qi_lian_tong_hua_shun", 10), ("qi_tong", 7)),
+    ("九萬 八萬 七萬 六萬 五萬 四萬 三萬 一萬", FACE, ("qi_lian_tong_hua_shun", 10), ("qi_tong", 7)),
+    ("九文 八文 七文 六文 五文 四文 三文 五萬", FACE, ("qi_lian_tong_hua_shun", 10), None),
+    ("萬萬 千萬 百老 一萬 一索 空文 半文 一文", FACE, ("ba_yao", 20), None),
+    ("萬萬 百老 九萬 八萬 九索 八索 空文 半文", FACE, ("ao_yuan_yang", 40), ("pian_pian_jin", 30)),
+    ("萬萬 千萬 百老 九萬 八萬 九索 空文 二十", FACE, ("qi_hong_zui_yang_fei", 50), ("pian_pian_jin", 30)),
     ("萬萬 千萬 九十 八萬 七萬 八索 七索 半文", f"{FACE} 九萬 九索 空文 百老", ("ba_da", 8), None),
     ("三十 一萬 二萬 三萬 一索 九文 八文 七文", f"{FACE} 二十", ("ba_xiao", 8), None),
     ("萬萬 九萬 九索 空文 二十 一萬 一索 九文", FACE, ("tian_di_jiao_tai", 60), ("tian_di_jiao_tai", 60)),
@@ -320,6 +326,24 @@ def test_mian_dou_on_the_table_is_paid_double(table_only, item, wins, value):
     got = {f.item.id for f in s.firings if f.item.group == "mian_dou_shang_zhuo"}
     assert got == {item}                             # one per player, the best
     assert zhu(s, item=item) == paid(value)
+
+
+@pytest.mark.parametrize(("wins", "catalogue", "code"), [
+    # 上桌 forms under the code reading: the same chain, the same letter keys and orders.
+    ("萬萬 千萬 百老 九萬 八萬 九索 空文 二十", "qi_hong_zui_yang_fei_shang_zhuo",
+     "pian_pian_jin_shang_zhuo"),
+    ("萬萬 百老 九萬 八萬 九索 八索 空文 半文", "ao_yuan_yang_shang_zhuo", "pian_pian_jin_shang_zhuo"),
+    ("萬萬 千萬 百老 一萬 一索 空文 半文 一文", "ba_yao_shang_zhuo", None),
+    ("九萬 八萬 七萬 六萬 五萬 四萬 三萬 一萬", "qi_lian_tong_hua_shun_shang_zhuo", "qi_tong_shang_zhuo"),
+])
+def test_table_forms_under_the_code_reading(tmp_path, wins, catalogue, code):
+    rs = {m: without(tmp_path, MIAN_DOU_IDS, **({} if m == "catalogue" else {"mian_dou_detection": m}))
+          for m in ("catalogue", "code")}
+    deal = table(fill(wins.split()), ruleset=rs["catalogue"])
+    for mode, want in (("catalogue", catalogue), ("code", code)):
+        got = {f.item.id for f in settle_deal(rs[mode], deal).firings
+               if f.item.group == "mian_dou_shang_zhuo"}
+        assert got == ({want} if want else set()), mode
 
 
 def test_table_forms_of_ba_hong_fire_alone(table_only, tmp_path):
@@ -448,6 +472,20 @@ def test_si_jian_zai_shou():
     assert zhu(s, item="si_jian_zai_shou") == paid(2)       # 1 + one 肩 won
     near = table(fill(["八萬", "三索"]), held={E: ["千萬", "八索"]}, avoid_held={E: ["半文"]})
     assert zhu(settle_deal(app(), near), item="si_jian_zai_shou") == [0, 0, 0, 0, 0]
+
+
+def test_si_jian_zai_shou_code_reading():
+    """The code's 肩 test (value GetShangValve − 1) makes 九十 the 十 suit's 肩.  East holds
+    九十 八萬 八索 半文 and wins 九十 and 八萬: code 1 + 2 = 3 from each other player (公賀:
+    +9); rule (千萬 is the 肩) nothing.  Holding 千萬 八萬 八索 半文 and winning 千萬 and 八萬:
+    rule 3, code nothing."""
+    code = app(si_jian_zai_shou="code")
+    deal = table(fill(["九十", "八萬"]), held={E: ["八索", "半文"]}, avoid_held={E: ["千萬"]})
+    assert zhu(settle_deal(code, deal), item="si_jian_zai_shou") == paid(3)
+    assert zhu(settle_deal(app(), deal), item="si_jian_zai_shou") == [0, 0, 0, 0, 0]
+    rule_deal = table(fill(["千萬", "八萬"]), held={E: ["八索", "半文"]}, avoid_held={E: ["九十"]})
+    assert zhu(settle_deal(app(), rule_deal), item="si_jian_zai_shou") == paid(3)
+    assert zhu(settle_deal(code, rule_deal), item="si_jian_zai_shou") == [0, 0, 0, 0, 0]
 
 
 def test_options_are_declared_with_digest_defaults():

@@ -10,11 +10,13 @@ import click
 from ..errors import InputError
 from ..io.dealfile import dump_deals, load_deals, random_deals
 from ..io.yamlsafe import load_file
-from ..ruleset import compile_document
+from ..play.procedure import as_first_hand
+from ..ruleset import compile_document, find_ruleset
 from .common import (
     EXIT_INPUT,
     friendly_errors,
     output_place,
+    parse_settings,
     write_output,
 )
 
@@ -64,9 +66,32 @@ def _looks_like_ruleset(data: Any) -> bool:
 @click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
               show_default=True)
 @click.option("-o", "--output", metavar="FILE", help="Write the deals here instead of stdout.")
+@click.option("-r", "--ruleset", metavar="ID|PATH",
+              help="Choose each deal's banker by this ruleset's first-banker procedure "
+                   "(procedure.first_banker; default: drawn, every seat alike).")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="An option reading of the -r ruleset (e.g. app.first_banker=face). Repeatable.")
 @friendly_errors
-def deal(seed: str, count: int, fmt: str, output: str | None) -> None:
-    """Write random deals (no recorded play) in the deal-file format."""
+def deal(seed: str, count: int, fmt: str, output: str | None, ruleset: str | None,
+         settings: tuple[str, ...]) -> None:
+    """Write random deals (no recorded play) in the deal-file format.
+
+    Each deal's banker is drawn (every seat alike) unless ``-r`` names a ruleset whose
+    first-banker procedure picks it otherwise (the app's ``first_banker=face``: the seat
+    the face card's number gives), as for the first hand of a sitting.
+    """
+    parsed = parse_settings(settings)
+    if parsed and ruleset is None:
+        raise InputError("--set needs -r RULESET (the ruleset whose options it sets)")
+    rs = None
+    if ruleset is not None:
+        rs = find_ruleset(ruleset)
+        extra = set(parsed) - {rs.id}
+        if extra:
+            raise InputError(f"--set names ruleset {sorted(extra)[0]!r}; this run uses {rs.id!r}")
+        rs = find_ruleset(ruleset, parsed.get(rs.id) or None)
     dest = output_place(output)
     deals = random_deals(seed, count)
+    if rs is not None:
+        deals = [as_first_hand(rs, d) for d in deals]
     write_output(dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}"), dest)

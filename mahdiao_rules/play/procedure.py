@@ -52,10 +52,34 @@ def first_leader(ruleset: Ruleset, deal: Deal) -> Seat:
     proc = ruleset.procedure
     if proc.first_lead_rule == "zhuang":
         return deal.banker
+    return _face_seat(ruleset, deal)
+
+
+def _face_seat(ruleset: Ruleset, deal: Deal) -> Seat:
+    proc = ruleset.procedure
     n = card_num(ruleset, deal.face)
     offset = proc.first_lead_offsets.get(n, 0)
     origin = deal.banker if proc.first_lead_from == "banker" else Seat[proc.first_lead_from.upper()]
     return origin.after(offset)
+
+
+def first_banker(ruleset: Ruleset, deal: Deal) -> Seat | None:
+    """The 莊 of a sitting's first hand by *ruleset*'s procedure, or None when it is drawn.
+
+    ``face`` (the app's S0 and its code): the seat the 面張 number gives, counted as for the
+    first lead — so in that hand the 莊 also leads.  ``draw`` (S1's Ming method, Feng's
+    再拈): every seat alike — the banker a dealing program drew stands.  A deal on record
+    keeps its banker; this applies when the tool deals (``mahdiao deal -r``, simulations).
+    """
+    if ruleset.procedure.first_banker_rule != "face":
+        return None
+    return _face_seat(ruleset, deal)  # the compiler checked that the count is from a fixed seat
+
+
+def as_first_hand(ruleset: Ruleset, deal: Deal) -> Deal:
+    """*deal* with its banker chosen by *ruleset*'s first-banker procedure (unchanged for a draw)."""
+    seat = first_banker(ruleset, deal)
+    return deal if seat is None or seat == deal.banker else dataclasses.replace(deal, banker=seat)
 
 
 def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:

@@ -550,6 +550,10 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
     if kc_spec:
         kai_chong = compile_kai_chong(c, kc_spec, kc_path)  # 開沖 has a module of its own
     nb, _ = entry("next_banker")
+    fb, fb_path = entry("first_banker")
+    if fb.get("rule") == "face" and count_from == "banker":
+        raise c.error((*fb_path, "rule"), "rule: face picks the 莊 by the 面張 count, but "
+                                          "first_lead counts from the banker (give count_from a seat)")
     src = fl.get("source") or nb.get("source") or {"inference": "The ruleset states no procedure; "
                                                                  "the default one applies."}
     return Procedure(
@@ -559,6 +563,7 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
         num_overrides=nums,
         next_banker_rotate=nb.get("rotate", 1),
         next_banker_rule=nb.get("rule", "rotate"),
+        first_banker_rule=fb.get("rule", "draw"),
         sheng_dai=sheng_dai,
         source=_citation(src),
         kai_chong=kai_chong,

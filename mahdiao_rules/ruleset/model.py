@@ -279,6 +279,8 @@ class Procedure:
     next_banker_rule: str  # rotate | top_earner
     sheng_dai: dict[int, int]  # 升代: face card → the card that becomes it
     source: Citation
+    first_banker_rule: str = "draw"
+    """draw (every seat alike) | face (the seat the 面張 count gives): a sitting's first 莊."""
     kai_chong: Any = None
     """Compiled 開沖 (ruleset.kai_chong.KaiChong), or None when the ruleset has no 開沖."""
 
