@@ -20,8 +20,79 @@ its own modules), which ``tests/test_layers.py`` checks for every import:
    (streaming Monte Carlo) — side by side, neither imports the other;
 8. ``report/`` — report models, comparison, explanations, rule tables, rendering and
    charts;
-9. ``cli/`` — the ``mahdiao`` command, one module per command family; nothing
-   imports it (``python -m mahdiao_rules`` runs it).
+9. ``api`` — the Python API (``import mahdiao_rules as md``; docs/api.md): load deals
+   and rulesets, replay, settle, simulate; results in exact 注;
+10. ``cli/`` — the ``mahdiao`` command, one module per command family; nothing
+    imports it (``python -m mahdiao_rules`` runs it).
+
+The API's names are exported here *lazily*: the
+module ``__getattr__`` below imports ``api`` on first use, so ``import mahdiao_rules``
+(and every module's ``from .. import __version__``) loads nothing else.  This is the one
+place where a lower layer names a higher one, and ``tests/test_layers.py`` allows it
+only here (in ``__getattr__`` and under ``TYPE_CHECKING``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "Deal",
+    "InputError",
+    "Payment",
+    "Replay",
+    "Result",
+    "Ruleset",
+    "Seat",
+    "Simulation",
+    "__version__",
+    "deal_code",
+    "deal_from_code",
+    "examples",
+    "load_deals",
+    "load_ruleset",
+    "load_rulesets",
+    "random_deals",
+    "replay",
+    "ruleset_ids",
+    "settle_hand",
+    "simulate_deals",
+]
+_API = frozenset(__all__) - {"__version__"}
+
+if TYPE_CHECKING:  # type checkers see the exports; at run time __getattr__ loads them
+    from .api import (
+        Deal,
+        InputError,
+        Payment,
+        Replay,
+        Result,
+        Ruleset,
+        Seat,
+        Simulation,
+        deal_code,
+        deal_from_code,
+        examples,
+        load_deals,
+        load_ruleset,
+        load_rulesets,
+        random_deals,
+        replay,
+        ruleset_ids,
+        settle_hand,
+        simulate_deals,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'mahdiao_rules' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_API})

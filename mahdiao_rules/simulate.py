@@ -38,7 +38,7 @@ from .pipeline import settle_deal
 from .play.policies import POLICIES, auto_play, make_policy
 from .play.procedure import as_first_hand, cross_map, translate_play
 from .play.tricks import PlayResult
-from .ruleset import find_ruleset
+from .ruleset import PALETTE, colour_of, find_ruleset
 from .ruleset.model import Ruleset
 from .settle.hand import MIAN_DOU, Settlement
 from .units import TICKS_PER_ZHU, json_number
@@ -529,7 +529,7 @@ def build_model(plan: Plan, stats: Stats, *, deals_out: str | None = None) -> di
         "pairs": pairs,
         "best_seat_changed_any": proportion(stats.best_changed_any, n) if len(rulesets) > 1 else None,
         "histogram": {"width": hist["width"], "bins": [{"lo": b["lo"], "hi": b["hi"]} for b in hist["bins"]],
-                      "series": labels},
+                      "series": labels, "colours": [colour_of(rs) for rs in rulesets]},
     }
 
 
@@ -601,6 +601,9 @@ def ablation_model(plan: Plan, stats: Stats, model: dict[str, Any]) -> dict[str,
     for i, r in enumerate(ranking, start=1):
         r["rank"] = i
     model = dict(model)
+    # Every slot is the same ruleset: its variants get the palette's colours in turn.
+    model["histogram"] = {**model["histogram"],
+                          "colours": [PALETTE[j % len(PALETTE)] for j in range(len(plan.slots))]}
     model["kind"] = "ablate"
     model["ablation"] = {"ruleset": base.id, "name": base.name, "ranking": ranking}
     return model

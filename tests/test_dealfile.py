@@ -411,4 +411,4 @@ def test_example_with_a_living_bai_lao() -> None:
     assert deal.play is not None
     won = [t for t in deal.play if trick_winner(t.lead, t.cards) == owner]
     assert len(won) >= 2 and any(Card.SHI_BAI in t.cards for t in won)
-    assert card_name(deal.face) == "四文" and deal.guan_dui == 3
+    assert card_name(deal.face) == "三文" and deal.guan_dui == 3

@@ -162,3 +162,46 @@ items:
     write(tmp_path, "b.yaml", "id: b\nname: 乙\nextends: a.yaml\n")
     with pytest.raises(InputError, match=r"extends makes a cycle: a.yaml → b.yaml → a.yaml"):
         load_ruleset(a)
+
+
+def test_partial_override_changes_only_the_keys_given(tmp_path):
+    path = write(tmp_path, "partial.yaml", """id: partial
+name: 部分
+extends: feng
+items:
+  - id: shang
+    override: partial
+    zhu: 2
+""")
+    rs, feng = load_ruleset(path), find_ruleset("feng")
+    new, old = rs.items["shang"], feng.items["shang"]
+    assert new.const_amount == 2 * old.const_amount
+    assert (new.name, new.phase, new.channel, new.source, new.raw["when"], new.raw["per"]) == \
+           (old.name, old.phase, old.channel, old.source, old.raw["when"], old.raw["per"])
+    assert list(rs.items).index("shang") == list(feng.items).index("shang")
+    deal = next(d for d in (random_played(s) for s in range(200))
+                if any(f.item.id == "shang" for f in settle_deal(feng, d).firings))
+    before = {f.seat: f.amount for f in settle_deal(feng, deal).firings if f.item.id == "shang"}
+    after = {f.seat: f.amount for f in settle_deal(rs, deal).firings if f.item.id == "shang"}
+    assert after == {seat: 2 * amount for seat, amount in before.items()}
+
+    nothing = write(tmp_path, "nothing.yaml", "id: n\nname: 無\nextends: feng\nitems:\n"
+                                              "  - {id: no_such_item, override: partial, zhu: 1}\n")
+    with pytest.raises(InputError, match="no_such_item' overrides nothing"):
+        load_ruleset(nothing)
+    whole = write(tmp_path, "whole.yaml", "id: w\nname: 全\nextends: feng\nitems:\n"
+                                          "  - {id: shang, override: true, zhu: 1}\n")
+    with pytest.raises(InputError, match=r"whole\.yaml:5.*(name|phase|channel|source)"):
+        load_ruleset(whole)  # override: true replaces the item: it must be complete
+
+
+def test_a_derived_ruleset_never_passes_for_its_base(tmp_path):
+    bare = load_ruleset(write(tmp_path, "bare.yaml", "id: bare\nname: 變\nextends: feng\n"))
+    feng = find_ruleset("feng")
+    assert bare.name_en == f"variant of {feng.name_en} (feng)" and bare.base_name == feng.name
+    assert bare.description == ""
+    named = load_ruleset(write(tmp_path, "named.yaml", "id: named\nname: 變\nname_en: My reading\n"
+                                                       "extends: feng\n"))
+    assert named.name_en == "My reading"
+    assert find_ruleset("qing").name_en.startswith("Qing-dynasty")
+    assert (bare.order, bare.colour) == (None, None)  # neither is inherited

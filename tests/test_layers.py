@@ -19,7 +19,7 @@ PACKAGE = "mahdiao_rules"
 ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 
 LAYERS: list[tuple[str, ...]] = [
-    ("mahdiao_rules",),  # the package itself: __version__ only
+    ("mahdiao_rules",),  # the package itself: __version__, and the API exported lazily (LAZY_EXPORT)
     ("mahdiao_rules.errors",),
     ("mahdiao_rules.units",),
     ("mahdiao_rules.cards",),
@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("mahdiao_rules.pipeline",),
     ("mahdiao_rules.history", "mahdiao_rules.simulate"),
     ("mahdiao_rules.report",),
+    ("mahdiao_rules.api",),
     ("mahdiao_rules.cli",),
     ("mahdiao_rules.__main__",),
 ]
@@ -46,6 +47,12 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     ),
 }
 """Group → imports it must not make although a lower layer holds them (a module, or module.name)."""
+
+LAZY_EXPORT = ("mahdiao_rules", "mahdiao_rules.api")
+"""The one documented exception: the package root exports the Python API (``import
+mahdiao_rules as md``) by importing ``api`` lazily — only inside its module-level
+``__getattr__`` (run on first use) and under ``if TYPE_CHECKING:`` (never run).  Anywhere
+else in the root, or of any other module, the import is a layering violation."""
 
 
 def module_name(path: Path) -> str:
@@ -67,11 +74,25 @@ def group_of(module: str) -> tuple[int, str] | None:
     return best
 
 
-def imports_of(module: str, path: Path) -> list[tuple[int, str, str]]:
-    """(line, imported module, imported module.name or module) for every import of the package."""
+def _lazy_places(tree: ast.Module) -> set[int]:
+    """ids of the import nodes in the module-level ``def __getattr__`` or ``if TYPE_CHECKING:``."""
+    out: set[int] = set()
+    for top in tree.body:
+        lazy = (isinstance(top, ast.FunctionDef) and top.name == "__getattr__") or (
+            isinstance(top, ast.If) and isinstance(top.test, ast.Name) and top.test.id == "TYPE_CHECKING")
+        if lazy:
+            out.update(id(n) for n in ast.walk(top) if isinstance(n, (ast.Import, ast.ImportFrom)))
+    return out
+
+
+def imports_of(module: str, path: Path, *, text: str | None = None) -> list[tuple[int, str, str]]:
+    """(line, imported module, imported module.name or module) for every import of the package
+    (the root's lazy API export excepted, see :data:`LAZY_EXPORT`)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    tree = ast.parse(text if text is not None else path.read_text(encoding="utf-8"), str(path))
+    lazy = _lazy_places(tree) if module == LAZY_EXPORT[0] else set()
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name, a.name) for a in node.names if a.name.split(".")[0] == PACKAGE]
         elif isinstance(node, ast.ImportFrom):
@@ -84,7 +105,10 @@ def imports_of(module: str, path: Path) -> list[tuple[int, str, str]]:
                 continue
             for a in node.names:
                 full = f"{source}.{a.name}"
-                out.append((node.lineno, full if full in MODULES else source, full))
+                target = full if full in MODULES else source
+                if id(node) in lazy and target == LAZY_EXPORT[1]:
+                    continue
+                out.append((node.lineno, target, full))
     return out
 
 
@@ -140,3 +164,34 @@ def test_the_check_catches_an_upward_import(module: str, target: str, named: str
 ])
 def test_the_check_allows_a_downward_import(module: str, target: str, named: str) -> None:
     assert not violations(module, 1, target, named)
+
+
+ROOT_INIT = ROOT / "__init__.py"
+
+
+def test_the_root_exports_the_api_only_lazily() -> None:
+    assert not [v for line, target, named in imports_of(PACKAGE, ROOT_INIT)
+                for v in violations(PACKAGE, line, target, named)]
+    text = ROOT_INIT.read_text(encoding="utf-8")
+    assert "def __getattr__" in text and "from . import api" in text
+
+
+@pytest.mark.parametrize("text", [
+    "from . import api\n",                                         # eager, at the top
+    "from .api import replay\n",
+    "def helper():\n    from . import api\n",                      # lazy, but not __getattr__
+    "def __getattr__(name):\n    from .report import render\n",    # __getattr__, but not the api
+    "if TYPE_CHECKING:\n    from .cli import main\n",
+])
+def test_the_lazy_export_is_no_loophole(text: str) -> None:
+    found = [v for line, target, named in imports_of(PACKAGE, ROOT_INIT, text=text)
+             for v in violations(PACKAGE, line, target, named)]
+    assert found
+
+
+def test_only_the_root_may_import_the_api_lazily() -> None:
+    text = "def __getattr__(name):\n    from .. import api\n"
+    path = ROOT / "report" / "replay.py"
+    found = [v for line, target, named in imports_of("mahdiao_rules.report.replay", path, text=text)
+             for v in violations("mahdiao_rules.report.replay", line, target, named)]
+    assert found

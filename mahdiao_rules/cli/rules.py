@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 
+from .. import __version__
 from ..errors import InputError
+from ..io.resources import data_dir
+from ..io.yamlsafe import load_file
 from ..report.cite import to_bibtex, to_csl_json, to_markdown, used_sources
 from ..report.render import RENDERERS, formats_for, load_labels
 from ..report.ruletable import rules_diff, rules_table
@@ -128,3 +133,74 @@ def rules_sources_cmd(rulesets: tuple[str, ...], fmt: str, output: str | None) -
     else:
         sources = dict(bundled_sources())
     write_output(SOURCE_FORMATS[fmt](sources), output_place(output))
+
+
+@rules.command("show")
+@click.argument("ruleset", metavar="RULESET")
+@click.option("-o", "--output", metavar="FILE", help="Write the YAML here instead of stdout.")
+@click.option("--copy-to", "folder", metavar="DIR",
+              help="Write the file and every fragment it includes into DIR, ready to edit.")
+@friendly_errors
+def rules_show(ruleset: str, output: str | None, folder: str | None) -> None:
+    """Print the bundled YAML of RULESET (an id, or one of its fragments such as
+    app/kai_zhu.yaml) to copy and change.
+
+    \b
+    A new ruleset can also start from `extends: RULESET` and say only what
+    differs (docs/ruleset-language.md).  The header names the fragment files
+    the ruleset includes and how to get them; --copy-to DIR writes the file and
+    its fragments together so that the includes still resolve.
+    """
+    root = data_dir("rulesets").resolve()
+    path, shown = _bundled_file(root, ruleset)
+    includes = load_file(path, display_name=shown).data.get("include", [])
+    files = [path, *(path.parent / name for name in includes)]
+    if folder is not None:
+        target = Path(folder)
+        for f in files:
+            dest = target / f.relative_to(path.parent)
+            if dest.exists():
+                raise InputError("will not overwrite an existing file", file=str(dest))
+        for f in files:
+            dest = target / f.relative_to(path.parent)
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, dest)
+            except OSError as exc:
+                raise InputError(f"cannot write: {exc.strerror or exc}", file=str(dest)) from None
+            click.echo(f"wrote {dest}")
+        return
+    dest = output_place(output, inputs=files)
+    write_output(_show_header(path, shown, files[1:]) + path.read_text(encoding="utf-8"), dest)
+
+
+def _bundled_file(root: Path, name: str) -> tuple[Path, str]:
+    """The bundled ruleset ``<id>.yaml`` or fragment file a user names (never outside rulesets/)."""
+    rel = name if name.endswith((".yaml", ".yml")) else f"{name}.yaml"
+    path = (root / rel).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        raise InputError(f"no bundled ruleset or fragment {name!r}; bundled rulesets: "
+                         f"{', '.join(bundled_ids())} (fragments: "
+                         f"{', '.join(sorted(str(p.relative_to(root)) for p in root.glob('*/*.yaml')))})")
+    return path, f"rulesets/{path.relative_to(root)}"
+
+
+def _show_header(path: Path, shown: str, fragments: list[Path]) -> str:
+    lines = [f"# {shown}, as bundled with mahdiao-rules {__version__}."]
+    data = load_file(path, display_name=shown).data
+    rs_id = data.get("id")
+    if rs_id and not fragments:
+        lines += [f"# To write your own: save it (mahdiao rules show {rs_id} > my.yaml), give it a new",
+                  "# id and name, and run it with -r my.yaml; or start a file with",
+                  f"# `extends: {rs_id}` and write only what differs (docs/ruleset-language.md)."]
+    elif rs_id:
+        lines += [f"# To write your own: mahdiao rules show {rs_id} --copy-to DIR writes this file and",
+                  "# the fragments it includes; give it a new id and name and run it with",
+                  f"# -r DIR/{path.name}.  Or start a file with `extends: {rs_id}` and write only",
+                  "# what differs (docs/ruleset-language.md).",
+                  "# This file includes, relative to itself:"]
+        lines += [f"#   {f.relative_to(path.parent)}  (mahdiao rules show {f.relative_to(path.parent)})"
+                  for f in fragments]
+    if data.get("extends"):
+        lines.append(f"# It extends {data['extends']}: mahdiao rules show {data['extends']} prints the base.")
+    return "\n".join(lines) + "\n#\n"

@@ -21,10 +21,11 @@ from markupsafe import Markup
 from ..errors import InputError
 from ..play.policies import POLICIES
 from ..report.render import environment
-from ..ruleset import bundled_ids, find_ruleset, resolve_rulesets
+from ..ruleset import PALETTE, bundled_ids, find_ruleset, resolve_rulesets, spec_of
 from ..simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
 from .common import (
     Destination,
+    check_settings_targets,
     friendly_errors,
     output_place,
     parse_settings,
@@ -57,7 +58,6 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.1f}%"
 
 
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
 
 
 def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
@@ -66,6 +66,8 @@ def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
     bins = hist["bins"]
     series = hist["series"]
     counts = [r["histogram"] for r in report["rulesets"]]
+    colours = list(hist.get("colours") or [])
+    colours += [PALETTE[j % len(PALETTE)] for j in range(len(colours), len(series))]
     k = max(1, len(series))
     peak = max([1, *[c for row in counts for c in row]])
     bar = max(2.0, min(14.0, 720 / max(1, len(bins) * k)))
@@ -99,7 +101,7 @@ def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
             if c:
                 tip = escape(f"{series[j]}: [{b['lo']}, {b['hi']}) 注 — {c} deals")
                 out.append(f'<rect x="{x0 + j * bar:.1f}" y="{y(c):.1f}" width="{bar:.1f}" '
-                           f'height="{top + height - y(c):.1f}" fill="{PALETTE[j % len(PALETTE)]}">'
+                           f'height="{top + height - y(c):.1f}" fill="{colours[j]}">'
                            f"<title>{tip}</title></rect>")
         if i % label_every == 0:
             out.append(f'<text x="{x0:.1f}" y="{top + height + 14}" fill="#555">'
@@ -109,7 +111,7 @@ def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
     for j, name in enumerate(series):
         ly = top + height + bottom
         out.append(f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" '
-                   f'fill="{PALETTE[j % len(PALETTE)]}"/>')
+                   f'fill="{colours[j]}"/>')
         out.append(f'<text x="{lx + 16}" y="{ly}">{escape(str(name))}</text>')
         lx += len(str(name)) * 8 + 30
     out.append("</svg>")
@@ -130,24 +132,12 @@ def render(model: dict[str, Any], fmt: str) -> str:
 
 
 def _slots(specs: Sequence[str], settings: Sequence[str]) -> list[Slot]:
+    """One slot per ruleset of the run, in reading order (as every report lists them)."""
     parsed = parse_settings(settings)
     chosen = resolve_rulesets(specs or ("all",), parsed)  # checks ids, paths and options
-    ids = {rs.id for rs in chosen}
-    for rs_id in parsed:
-        if rs_id not in ids:
-            raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
-                             f"(rulesets: {', '.join(sorted(ids))})")
-    out = []
-    expanded = [name for spec in (specs or ("all",))
-                for name in (bundled_ids() if spec == "all" else [spec])]
-    seen = set()
-    for spec in expanded:
-        rs = find_ruleset(spec)
-        if rs.id in seen:
-            continue
-        seen.add(rs.id)
-        out.append(Slot(spec, tuple(sorted(parsed.get(rs.id, {}).items())), label=rs.id))
-    return out
+    check_settings_targets(settings, chosen)
+    return [Slot(spec_of(rs), tuple(sorted(parsed.get(rs.id, {}).items())), label=rs.id)
+            for rs in chosen]
 
 
 def _jobs(jobs: int) -> int:

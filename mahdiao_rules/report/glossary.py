@@ -20,7 +20,7 @@ END = "<!-- end of rule items -->"
 def rule_item_rows() -> list[tuple[str, str, str, list[str]]]:
     """(id, hanzi, English gloss, rulesets) for every item, fine and 代賠 offence."""
     rows: dict[tuple[str, str], tuple[str, list[str]]] = {}
-    for rs_id in bundled_ids():
+    for rs_id in sorted(bundled_ids()):  # a stable table, whatever the reading order
         rs = find_ruleset(rs_id)
         entries = [(i.id, i.name, i.gloss) for i in rs.items.values()]
         entries += [(f.id, f.name, f"{f.gloss} (罰例)" if f.gloss else "罰例") for f in rs.fines.values()]

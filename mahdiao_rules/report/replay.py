@@ -19,6 +19,7 @@ from ..cards import CARD_HANZI
 from ..deal import SEAT_HANZI, SEATS, Deal
 from ..io import dealcode
 from ..play.tricks import ACTION_HANZI, PlayResult
+from ..ruleset import colour_of
 from ..ruleset.model import CHANNEL_HANZI, Ruleset
 from ..settle.hand import Firing, Settlement
 from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI, matrix
@@ -268,6 +269,7 @@ def net_chart(row: Sequence[Settlement]) -> dict[str, Any]:
     return {
         "categories": [f"{SEAT_HANZI[seat]} {seat.id}" for seat in SEATS],
         "series": [s.ruleset.id for s in row],
+        "colours": [colour_of(s.ruleset) for s in row],
         "values": [[float(zhu(s.nets[seat])) for s in row] for seat in SEATS],
         "unit": "注",
     }

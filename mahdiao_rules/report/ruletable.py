@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..ruleset import colour_of
 from ..ruleset.bibliography import STATUSES
 from ..ruleset.describe import Describer
 from ..ruleset.model import CHANNEL_HANZI, Citation, ItemDef, Ruleset
@@ -202,6 +203,7 @@ def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "") -> dict[str, A
         "chart": {
             "categories": [r["name"] for r in rows if any(v is not None for v in r["values"])],
             "series": [rs.id for rs in rulesets],
+            "colours": [colour_of(rs) for rs in rulesets],
             "values": [r["values"] for r in rows if any(v is not None for v in r["values"])],
             "unit": "注",
         },

@@ -1,7 +1,8 @@
 """Grouped bar charts as SVG text, with the standard library only.
 
 A chart spec is plain data (built by the report models):
-``{"categories": [...], "series": [...], "values": [[v per series] per category], "unit": "注"}``;
+``{"categories": [...], "series": [...], "values": [[v per series] per category], "unit": "注"}``
+and optionally ``"colours"`` (one per series: a ruleset keeps its colour in every chart);
 a value of ``None`` means "absent" and draws a dash instead of a bar.  The same
 function gives the inline ``<svg>`` of the HTML report (no namespace URL, HTML5
 does not need one) and a standalone ``.svg`` file (``standalone=True``).
@@ -46,6 +47,8 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
     cats: Sequence[str] = [str(c) for c in spec["categories"]]
     series: Sequence[str] = [str(s) for s in spec["series"]]
     values: Sequence[Sequence[float | None]] = spec["values"]
+    colours = list(spec.get("colours") or [])
+    colours += [PALETTE[j % len(PALETTE)] for j in range(len(colours), len(series))]
     nums = [float(v) for row in values for v in row if v is not None]
     lo, hi = min([0.0, *nums]), max([0.0, *nums])
     step = _nice_step(hi - lo)
@@ -104,7 +107,7 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
                 continue
             y0, y1 = sorted((y(0), y(float(val))))
             out.append(f'<rect x="{x + 1:.1f}" y="{y0:.1f}" width="{bar - 2}" '
-                       f'height="{max(y1 - y0, 0.5):.1f}" fill="{PALETTE[j % len(PALETTE)]}">'
+                       f'height="{max(y1 - y0, 0.5):.1f}" fill="{colours[j]}">'
                        f'<title>{escape(tip)}</title></rect>')
             ty = y0 - 3 if float(val) >= 0 else y1 + 11
             out.append(f'<text x="{x + bar / 2:.1f}" y="{ty:.1f}" text-anchor="middle" '
@@ -121,7 +124,7 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
         lx, ly = left, top + height + bottom + 6
         for j, name in enumerate(series):
             out.append(f'<rect x="{lx:.1f}" y="{ly:.1f}" width="12" height="12" '
-                       f'fill="{PALETTE[j % len(PALETTE)]}"/>')
+                       f'fill="{colours[j]}"/>')
             out.append(f'<text x="{lx + 16:.1f}" y="{ly + 10:.1f}">{escape(name)}</text>')
             lx += _width(name, size) + 34
     out.append("</svg>")

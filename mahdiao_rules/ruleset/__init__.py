@@ -2,7 +2,8 @@
 
 from .compiler import compile_document, load_ruleset
 from .model import Ruleset
-from .registry import bundled_ids, find_ruleset, resolve_rulesets
+from .registry import PALETTE, bundled_ids, colour_of, find_ruleset, reading_order, resolve_rulesets, spec_of
 
-__all__ = ["Ruleset", "bundled_ids", "compile_document", "find_ruleset", "load_ruleset",
-           "resolve_rulesets"]
+__all__ = ["PALETTE", "Ruleset", "bundled_ids", "colour_of", "compile_document", "find_ruleset",
+           "load_ruleset", "reading_order", "resolve_rulesets",
+           "spec_of"]

@@ -101,11 +101,12 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
 
+    name_en, description, base_name = _own_names(m)
     return Ruleset(
         id=rs_id,
         name=m.info["name"].node,
-        name_en=m.info["name_en"].node if "name_en" in m.info else "",
-        description=m.info["description"].node if "description" in m.info else "",
+        name_en=name_en,
+        description=description,
         file=top.file,
         content_hash=m.content_hash(),
         sources=sources,
@@ -129,6 +130,9 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         decisions=tuple(_decision(e.node) for e in m.decisions),
         extends=tuple(m.extends),
         input_files=tuple(m.paths),
+        order=top.data.get("order"),
+        colour=top.data.get("colour"),
+        base_name=base_name,
     )
 
 
@@ -136,6 +140,24 @@ def _decision(node: dict[str, Any]) -> DecisionDef:
     return DecisionDef(id=node["id"], name=node["name"], reading=node["reading"],
                        reason=node["reason"], source=_citation(node["source"]),
                        alternatives=node.get("alternatives", ""))
+
+
+def _own_names(m: Merged) -> tuple[str, str, str]:
+    """(name_en, description, base name): a derived ruleset never passes for its base.
+
+    ``name`` is required in every file; ``name_en`` and ``description`` are taken
+    only from the ruleset's own file — without them a derived ruleset is shown as
+    "variant of <base>", never under its parent's English name.
+    """
+    def own(key: str) -> str:
+        e = m.info.get(key)
+        return e.node if e is not None and e.doc is m.top else ""
+
+    if not m.extends:
+        return own("name_en"), own("description"), ""
+    base = m.base_names
+    name_en = own("name_en") or f"variant of {base[1] or base[0]} ({m.extends[-1]})"
+    return name_en, own("description"), base[0]
 
 
 def _choose(e: Entry, values: Mapping[str, str]) -> tuple[Any, KeyPath]:

@@ -65,6 +65,8 @@ class Merged:
         """The ruleset a node was written in: the top one's id, or a base's for inherited nodes."""
         return self.owners.get(id(doc), "")
     decisions: list[Entry] = field(default_factory=list)
+    base_names: tuple[str, str] = ("", "")
+    """(name, name_en) of the ruleset this one extends, as that base file gives them."""
 
     def content_hash(self) -> str:
         # File order is stable, so no key sorting (keys may mix text and numbers).
@@ -109,6 +111,9 @@ def merge(doc: Document, *, chain: tuple[str, ...] = (), real_path: str | None =
         base_doc = load_file(base_path, display_name=shown)
         merged = merge(base_doc, chain=chain, real_path=str(base_path))
         merged.extends.append(merged.info["id"].node)
+        en = merged.info.get("name_en")
+        merged.base_names = (merged.info["name"].node,
+                             en.node if en is not None and en.doc is base_doc else "")
         merged.top = doc
     else:
         merged = Merged(top=doc)
@@ -181,7 +186,11 @@ def _apply_list(entries: list[Entry], doc: Document, base: KeyPath, nodes: list[
             old = entries[index[node["id"]]]
             if not node.get("override"):
                 raise _err(doc, (*path, "id"), f"{what} {node['id']!r} is already defined at "
-                                               f"{old.where()}; write override: true to replace it")
+                                               f"{old.where()}; write override: true to replace it, "
+                                               "or override: partial to change only the keys given")
+            if node["override"] == "partial":
+                # Only the keys written here change (each replaced whole); the rest is inherited.
+                node = {**old.node, **{k: v for k, v in node.items() if k != "override"}}
             entries[index[node["id"]]] = Entry(doc, path, node)  # keeps the base's place
         else:
             if node.get("override"):

@@ -320,10 +320,21 @@ class Ruleset:
     """Whether settlement must record each won trick's cards (HandState.won_tricks)."""
     input_files: tuple[str, ...] = ()
     """The real path of every file it was built from (itself, its bases, its fragments)."""
+    order: int | None = None
+    """Place in the reading order (``order:`` of the file itself; None: after the others)."""
+    colour: str | None = None
+    """The chart colour the file itself names (``colour:``), or None (chosen from the id)."""
+    base_name: str = ""
+    """For a ruleset that extends another: the base's name, shown as "variant of …"."""
 
     @property
     def item_count(self) -> int:
         return len(self.items)
+
+    def __repr__(self) -> str:  # short: the generated one prints every compiled closure
+        changed = [f"{k}={v}" for k, v in self.option_values.items() if v != self.options[k].default]
+        extra = f"; options {', '.join(changed)}" if changed else ""
+        return f"<Ruleset {self.id} {self.name}: {self.item_count} items{extra}>"
 
     def cite(self, citation: Citation) -> str:
         return citation.text(self.sources)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from ..cards import closest_names
 from ..errors import InputError
 from ..io.resources import data_dir
+from ..io.yamlsafe import load_file
 from .bibliography import BIBLIOGRAPHY
 from .compiler import load_ruleset
 from .model import Ruleset
@@ -16,10 +18,48 @@ from .model import Ruleset
 NOT_RULESETS = frozenset({BIBLIOGRAPHY})
 """Files of rulesets/ that are data shared by the rulesets, not rulesets."""
 
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
+"""Okabe–Ito: distinguishable with the common colour-vision deficiencies."""
+
+
+@lru_cache(maxsize=1)
+def _bundled_order() -> tuple[str, ...]:
+    ranked = []
+    for path in data_dir("rulesets").glob("*.yaml"):
+        if path.name in NOT_RULESETS:
+            continue
+        order = load_file(path).data.get("order")
+        ranked.append((order is None, order or 0, path.stem))
+    return tuple(stem for _none, _order, stem in sorted(ranked))
+
 
 def bundled_ids() -> list[str]:
-    """Ids of the rulesets shipped with the package, in file-name order."""
-    return sorted(p.stem for p in data_dir("rulesets").glob("*.yaml") if p.name not in NOT_RULESETS)
+    """Ids of the rulesets shipped with the package, in reading order (their ``order:``:
+    Ming → Qing → modern), so ``-r all``, tables and charts always list them alike."""
+    return list(_bundled_order())
+
+
+def reading_order(rulesets: Iterable[Ruleset]) -> list[Ruleset]:
+    """*rulesets* in the fixed order of every report: by ``order:`` (the bundled ones),
+    then the rest in the order given."""
+    items = list(rulesets)
+    return sorted(items, key=lambda r: (r.order is None, r.order or 0, items.index(r)))
+
+
+def colour_of(rs: Ruleset) -> str:
+    """The ruleset's colour in every chart: its ``colour:``, else one of the palette's other
+    colours picked by a stable hash of its id (the same in every chart and run)."""
+    if rs.colour:
+        return rs.colour
+    taken = {c.lower() for c in _bundled_colours()}
+    free = [c for c in PALETTE if c.lower() not in taken] or list(PALETTE)
+    return free[zlib.crc32(rs.id.encode()) % len(free)]
+
+
+@lru_cache(maxsize=1)
+def _bundled_colours() -> tuple[str, ...]:
+    return tuple(c for p in data_dir("rulesets").glob("*.yaml")
+                 if p.name not in NOT_RULESETS and (c := load_file(p).data.get("colour")))
 
 
 def _is_path(spec: str) -> bool:
@@ -48,6 +88,11 @@ def find_ruleset(spec: str, overrides: Mapping[str, str] | None = None) -> Rules
     return _cached(str(path), key, f"rulesets/{spec}.yaml")
 
 
+def spec_of(rs: Ruleset) -> str:
+    """What :func:`find_ruleset` takes to find *rs* again: its bundled id, or its file path."""
+    return rs.id if rs.file == f"rulesets/{rs.id}.yaml" and rs.id in bundled_ids() else rs.file
+
+
 def resolve_rulesets(specs: Iterable[str], settings: Mapping[str, Mapping[str, str]] | None = None
                      ) -> list[Ruleset]:
     """Rulesets for CLI arguments (``all`` = every bundled one), each with its ``--set`` options.
@@ -63,4 +108,4 @@ def resolve_rulesets(specs: Iterable[str], settings: Mapping[str, Mapping[str, s
                 rs = find_ruleset(name, settings[rs.id])
             if all(r.id != rs.id for r in out):
                 out.append(rs)
-    return out
+    return reading_order(out)
