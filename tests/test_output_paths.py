@@ -47,7 +47,7 @@ def test_a_replaced_report_keeps_its_mode(tmp_path, mode):
     out = tmp_path / "r.txt"
     out.write_text(KEEP, encoding="utf-8")
     out.chmod(mode)
-    ok("replay", "--deal", "examples-1", "-o", str(out))
+    ok("replay", "--deal", "s3-example-1", "-o", str(out))
     assert stat.S_IMODE(out.stat().st_mode) == mode
     assert out.read_text(encoding="utf-8").startswith("馬吊 replay")
     assert listing(tmp_path) == ["r.txt"]
@@ -55,7 +55,7 @@ def test_a_replaced_report_keeps_its_mode(tmp_path, mode):
 
 def test_a_name_near_the_file_system_limit_still_gets_its_temporary_file(tmp_path):
     out = tmp_path / ("長" * 80 + ".txt")  # 244 bytes in UTF-8: the temporary name must be shorter
-    ok("replay", "--deal", "examples-1", "-o", str(out))
+    ok("replay", "--deal", "s3-example-1", "-o", str(out))
     assert listing(tmp_path) == [out.name]
 
 
@@ -88,7 +88,7 @@ def device(tmp_path: Path, name: str, minor: int) -> Path:
 @POSIX
 def test_a_null_device_is_written_through_and_stays_a_device(tmp_path):
     null = device(tmp_path, "null", 3)
-    ok("replay", "--deal", "examples-1", "-o", str(null))
+    ok("replay", "--deal", "s3-example-1", "-o", str(null))
     ok("simulate", "-n", "5", "--deals-out", str(null), "-o", str(null))
     assert stat.S_ISCHR(null.lstat().st_mode)
     assert listing(tmp_path) == ["null"]
@@ -97,7 +97,7 @@ def test_a_null_device_is_written_through_and_stays_a_device(tmp_path):
 @POSIX
 def test_a_full_device_is_one_line_and_stays_a_device(tmp_path):
     full = device(tmp_path, "full", 7)
-    line = error_line(invoke("replay", "--deal", "examples-1", "-o", str(full)))
+    line = error_line(invoke("replay", "--deal", "s3-example-1", "-o", str(full)))
     assert line == f"mahdiao: error: {full}: cannot write: no space left on the device"
     assert stat.S_ISCHR(full.lstat().st_mode)
     assert listing(tmp_path) == ["full"]
@@ -111,7 +111,7 @@ def test_a_fifo_is_written_through(tmp_path):
     # A daemon thread: if the writer wrongly replaced the FIFO, the reader would wait forever.
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
-    result = invoke("replay", "--deal", "examples-1", "-o", str(fifo))
+    result = invoke("replay", "--deal", "s3-example-1", "-o", str(fifo))
     if not got:
         reader.join(10)
     if reader.is_alive():  # unblock the reader before failing
@@ -130,7 +130,7 @@ def test_a_symlink_is_followed_and_stays_a_link(tmp_path):
     target.chmod(0o600)
     link = tmp_path / "link.txt"
     link.symlink_to("real.txt")
-    ok("replay", "--deal", "examples-1", "-o", str(link))
+    ok("replay", "--deal", "s3-example-1", "-o", str(link))
     assert link.is_symlink() and os.readlink(link) == "real.txt"
     assert target.read_text(encoding="utf-8").startswith("馬吊 replay")
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
@@ -141,7 +141,7 @@ def test_a_symlink_is_followed_and_stays_a_link(tmp_path):
 def test_a_dangling_symlink_creates_its_target(tmp_path):
     link = tmp_path / "link.txt"
     link.symlink_to("made.txt")
-    ok("replay", "--deal", "examples-1", "-o", str(link))
+    ok("replay", "--deal", "s3-example-1", "-o", str(link))
     assert (tmp_path / "made.txt").read_text(encoding="utf-8").startswith("馬吊 replay")
     assert link.is_symlink()
 
@@ -204,7 +204,7 @@ def test_a_missing_folder_is_found_before_the_simulation_runs(tmp_path, monkeypa
 def test_the_deal_file_cannot_be_the_report(tmp_path):
     deals = tmp_path / "deals.yaml"
     deals.write_bytes(EXAMPLES.read_bytes())
-    for args in (["replay", str(deals)], ["explain", str(deals), "--deal", "examples-1",
+    for args in (["replay", str(deals)], ["explain", str(deals), "--deal", "s3-example-1",
                                            "--seat", "east"]):
         line = error_line(invoke(*args, "-o", str(deals)))
         assert "it is an input of this run" in line
@@ -278,12 +278,12 @@ def test_chart_names_are_unique_bounded_and_keep_plain_ids():
 def test_svg_dir_keeps_a_chart_per_deal_when_ids_clash(tmp_path):
     deals = tmp_path / "deals.yaml"
     text = EXAMPLES.read_text(encoding="utf-8")
-    deals.write_text(text.replace("id: examples-1\n", "id: examples/1\n", 1)
-                     .replace("id: examples-2\n", "id: examples:1\n", 1)
-                     .replace("id: examples-3\n", f"id: {'長' * 200}\n", 1), encoding="utf-8")
+    deals.write_text(text.replace("id: bai-lao-lives\n", "id: examples/1\n", 1)
+                     .replace("id: s3-dai-pei\n", "id: examples:1\n", 1)
+                     .replace("id: s3-example-1\n", f"id: {'長' * 200}\n", 1), encoding="utf-8")
     ok("replay", str(deals), "-o", str(tmp_path / "r.txt"), "--svg-dir", str(tmp_path / "c"))
     charts = listing(tmp_path / "c")
-    assert len(charts) == text.count("\n- id: ") == 12
+    assert len(charts) == text.count("\n- id: ") == 7
     assert "examples_1.svg" not in charts  # both ids that would map to it are set apart
     assert all(len(name.encode("utf-8")) < 255 for name in charts)
 
@@ -291,10 +291,10 @@ def test_svg_dir_keeps_a_chart_per_deal_when_ids_clash(tmp_path):
 def test_svg_dir_writes_all_charts_or_none(tmp_path):
     charts = tmp_path / "c"
     charts.mkdir()
-    (charts / "examples-3.svg").mkdir()  # the third chart cannot be written
+    (charts / "s3-example-1.svg").mkdir()  # the third chart cannot be written
     line = error_line(invoke("replay", "-o", str(tmp_path / "r.txt"), "--svg-dir", str(charts)))
-    assert "examples-3.svg: cannot write: it is a folder" in line
-    assert listing(charts) == ["examples-3.svg"]
+    assert "s3-example-1.svg: cannot write: it is a folder" in line
+    assert listing(charts) == ["s3-example-1.svg"]
     assert listing(tmp_path) == ["c"]
 
 
