@@ -584,8 +584,11 @@ def ablation_model(plan: Plan, stats: Stats, model: dict[str, Any]) -> dict[str,
                 changes.append({"id": iid, "name": name_, "base": before, "variant": after,
                                 "change": _r(after - before)})
         changes.sort(key=lambda c: (-abs(c["change"]), c["id"]))
+        ci = d["ci95"]
         rows.setdefault(name, []).append({
             "value": value, "label": slot.label, "banker_diff": d,
+            # The paired 95% interval lies wholly on one side of 0: a real effect, not noise.
+            "excludes_zero": bool(ci and (ci[0] > 0 or ci[1] < 0)),
             "best_seat_changed": proportion(ps.best_changed, stats.n),
             "item_change_total": _r(sum(abs(c["change"]) for c in changes)),
             "items": changes,
@@ -594,10 +597,18 @@ def ablation_model(plan: Plan, stats: Stats, model: dict[str, Any]) -> dict[str,
     for name, alts in rows.items():
         effect = max(abs(a["banker_diff"]["mean"] or 0.0) for a in alts)
         items_effect = max(a["item_change_total"] for a in alts)
+        # What the options can be told apart by: the smallest |effect| consistent with the data
+        # (the interval's end nearest 0; 0 when the interval includes 0).
+        bound = max((min(abs(a["banker_diff"]["ci95"][0]), abs(a["banker_diff"]["ci95"][1]))
+                     for a in alts if a["excludes_zero"]), default=0.0)
         ranking.append({"option": name, "title": base.options[name].title,
                         "default": base.option_values[name], "effect": _r(effect),
+                        "excludes_zero": any(a["excludes_zero"] for a in alts),
+                        "effect_bound": _r(bound),
                         "item_effect": items_effect, "alternatives": alts})
-    ranking.sort(key=lambda r: (-r["effect"], -r["item_effect"], r["option"]))
+    # Ranked by effect, but an effect whose interval includes 0 is not ranked above one that
+    # excludes it: first the options with a real effect (by the point estimate), then the rest.
+    ranking.sort(key=lambda r: (not r["excludes_zero"], -r["effect"], -r["item_effect"], r["option"]))
     for i, r in enumerate(ranking, start=1):
         r["rank"] = i
     model = dict(model)
@@ -621,7 +632,8 @@ class BenchRow:
 
 
 def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, repeat: int = 3,
-              seed: str = "bench", reference: Any = None) -> list[BenchRow]:
+              seed: str = "bench", reference: Any = None,
+              progress: Callable[[int], None] | None = None) -> list[BenchRow]:
     """Deals per second on one core (CPU time, best of *repeat*) for each ruleset:
 
     * ``settle`` — settlement of already-played deals (``ledger=False``);
@@ -664,5 +676,7 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
                 t0 = time.process_time()
                 fn()
                 runs.append(count / max(time.process_time() - t0, 1e-9))
+                if progress is not None:
+                    progress(1)  # one timed run of one case
             rows.append(BenchRow(rid, what, max(runs), runs))
     return rows

@@ -121,3 +121,141 @@ def test_the_worked_examples_pay_what_their_notes_say():
         assert got == nets, deal_id
     assert "+14, 0, 0, −14" in deals["cross-ruleset"].notes
     assert "east −8, south +6, west +3, north −1" in deals["s3-dai-pei"].notes
+
+
+# ---------------------------------------------------------------------- - as FILE, -o and -f
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+from click.shell_completion import ShellComplete  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+
+from mahdiao_rules.cli import common, main  # noqa: E402
+
+
+def run_with_input(args: list[str], text: str):
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, args, input=text, catch_exceptions=False)
+
+
+def test_dash_reads_standard_input_for_every_command_that_reads_a_file():
+    text = EXAMPLES.read_text(encoding="utf-8")
+    piped = run_with_input(["replay", "-", "-f", "json"], text)
+    assert piped.exit_code == 0, piped.stderr
+    direct = invoke("replay", str(EXAMPLES), "-f", "json").stdout
+    assert json.loads(piped.stdout)["deals"] == json.loads(direct)["deals"]
+    assert run_with_input(["explain", "-", "--deal", "cross-ruleset", "--seat", "east"], text).exit_code == 0
+    codes = run_with_input(["code", "-"], text)
+    assert codes.exit_code == 0 and len(codes.stdout.splitlines()) == 7
+    assert run_with_input(["validate", "-"], text).stdout == "<stdin>: ok (7 deals)\n"
+    deals_json = invoke("deal", "-n", "2", "-f", "json").stdout
+    assert "<stdin>: ok (2 deals)" in run_with_input(["validate", "-"], deals_json).stdout
+    history = (ROOT / "examples" / "historical.yaml").read_text(encoding="utf-8")
+    first = re.search(r"(?m)^- id: (\S+)", history).group(1)
+    done = run_with_input(["reconstruct", "-", "--deal", first, "--samples", "20", "-f", "json"], history)
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout)["input"] == "<stdin>"
+
+
+def test_bad_standard_input_is_one_line_naming_stdin():
+    result = run_with_input(["replay", "-"], "deals: [\n")
+    assert error_line(result).startswith("mahdiao: error: <stdin>:2: ")
+
+
+@pytest.mark.parametrize(("ext", "start"), [
+    ("html", "<!DOCTYPE html>"), ("md", "# "), ("json", "{"), ("csv", "\ufeffdeal,"),
+    ("tex", "%"), ("txt", "馬吊 replay")])
+def test_the_output_extension_names_the_format(tmp_path, ext, start):
+    out = tmp_path / f"report.{ext}"
+    assert invoke("replay", "--deal", "cross-ruleset", "-o", str(out)).exit_code == 0
+    assert out.read_text(encoding="utf-8").startswith(start)
+
+
+def test_a_format_that_contradicts_the_extension_is_an_error(tmp_path):
+    line = error_line(invoke("replay", "-o", str(tmp_path / "x.html"), "-f", "csv"))
+    assert "-f csv contradicts -o" in line and "html" in line
+    assert not (tmp_path / "x.html").exists()
+    assert invoke("replay", "-o", str(tmp_path / "x.html"), "-f", "html").exit_code == 0  # agreeing is fine
+    assert invoke("replay", "-o", str(tmp_path / "notes.out")).exit_code == 0  # unknown: the default
+    assert (tmp_path / "notes.out").read_text(encoding="utf-8").startswith("馬吊 replay")
+    for args in (["deal", "-n", "1"], ["simulate", "-n", "20"], ["rules", "table", "feng"],
+                 ["reconstruct", "--samples", "5", "--deal", "hongloumeng-continuation"]):
+        assert invoke(*args, "-o", str(tmp_path / "y.json")).exit_code == 0, args
+        json.loads((tmp_path / "y.json").read_text(encoding="utf-8"))
+        assert "contradicts" in error_line(invoke(*args, "-o", str(tmp_path / "z.json"), "-f", "text"
+                                                  if args[0] != "deal" else "yaml"))
+
+
+def test_n_means_a_count_of_deals_everywhere():
+    for command in ("deal", "simulate", "ablate", "bench"):
+        params = {p.name: p for p in main.commands[command].params}
+        assert any("-n" in getattr(p, "opts", []) and p.name in ("count", "n")
+                   for p in params.values()), command
+    recon = {o for p in main.commands["reconstruct"].params for o in getattr(p, "opts", [])}
+    assert "--samples" in recon and "-n" not in recon
+
+
+def test_rulesets_and_validate_speak_json(tmp_path):
+    data = json.loads(invoke("rulesets", "-f", "json").stdout)
+    assert [r["id"] for r in data["rulesets"]] == ["feng", "qing", "app"]
+    assert all(r["colour"].startswith("#") and r["items"] > 0 for r in data["rulesets"])
+    result = invoke("validate", str(EXAMPLES), "tests/bad/seat_no.yaml", "-f", "json")
+    assert result.exit_code == 2
+    files = json.loads(result.stdout)["files"]
+    assert files[0] == {"file": str(EXAMPLES), "ok": True, "kind": "deals", "deals": 7}
+    assert files[1]["ok"] is False and files[1]["line"] == 3 and "banker" in files[1]["error"]
+
+
+# ---------------------------------------------------------------------- progress
+
+
+def test_progress_only_on_a_terminal(monkeypatch):
+    args = ["simulate", "-n", "1000", "-r", "feng", "--progress"]
+    assert invoke(*args).stderr == ""  # stderr is not a terminal: nothing, even when asked
+    monkeypatch.setattr(common, "stderr_is_terminal", lambda: True)
+    assert "simulating" in invoke(*args).stderr
+    assert invoke("simulate", "-n", "20", "-r", "feng").stderr == ""  # too short to need one
+    assert "dealing" in invoke("deal", "-n", "2000").stderr
+    assert "reconstructing" in invoke("reconstruct", "--samples", "5", "--deal",
+                                      "hongloumeng-continuation").stderr
+
+
+# ---------------------------------------------------------------------- ablate
+
+
+def test_ablate_ranks_real_effects_first_and_marks_them():
+    model = json.loads(invoke("ablate", "-r", "feng", "-n", "300", "-f", "json").stdout)
+    ranking = model["ablation"]["ranking"]
+    flags = [r["excludes_zero"] for r in ranking]
+    assert flags == sorted(flags, reverse=True)  # every option with a real effect comes first
+    for r in ranking:
+        for a in r["alternatives"]:
+            lo, hi = a["banker_diff"]["ci95"]
+            assert a["excludes_zero"] == (lo > 0 or hi < 0)
+    real = [r["effect"] for r in ranking if r["excludes_zero"]]
+    assert real == sorted(real, reverse=True)
+    assert "≠0" in invoke("ablate", "-r", "feng", "-n", "50", "--options", "first_lead").stdout
+
+
+# ---------------------------------------------------------------------- completion
+
+
+def complete(line: str) -> list[str]:
+    args = line.split()
+    incomplete = "" if line.endswith(" ") else args.pop()
+    comp = ShellComplete(main, {}, "mahdiao", "_MAHDIAO_COMPLETE")
+    return [c.value for c in comp.get_completions(args[1:], incomplete)]
+
+
+def test_completion_offers_ruleset_ids_options_and_readings():
+    assert complete("mahdiao replay -r ") == ["feng", "qing", "app", "all"]
+    assert complete("mahdiao rules table q") == ["qing"]
+    assert "feng.diao_settlement=" in complete("mahdiao replay --set feng.")
+    assert complete("mahdiao simulate --set feng.diao_settlement=") == [
+        "feng.diao_settlement=differential", "feng.diao_settlement=winner_only"]
+    assert complete("mahdiao explain --seat s") == ["south"]
+    assert complete("mahdiao replay --set nosuch.x") == []

@@ -1,4 +1,5 @@
-"""Deal codes: a bijection between deals and 18-character codes, by exact multinomial ranking."""
+"""Deal codes: a bijection between deals and 20-character checked codes (18-character version-1 codes
+still read), by exact multinomial ranking."""
 
 from __future__ import annotations
 
@@ -17,7 +18,17 @@ from mahdiao_rules.cli.history import code as code_command
 from mahdiao_rules.deal import Deal, Seat
 from mahdiao_rules.errors import InputError
 from mahdiao_rules.io import dealcode
-from mahdiao_rules.io.dealcode import ALPHABET, CODE_LENGTH, N_DEALS, N_RANKS, decode, encode, rank, unrank
+from mahdiao_rules.io.dealcode import (
+    ALPHABET,
+    CODE_LENGTH,
+    N_DEALS,
+    N_RANKS,
+    check_digit,
+    decode,
+    encode,
+    rank,
+    unrank,
+)
 from mahdiao_rules.io.dealfile import load_deals, parse_deals, random_deals
 from mahdiao_rules.io.yamlsafe import load_text
 
@@ -57,8 +68,8 @@ def test_the_number_of_deals_is_four_times_forty_factorial_over_eight_factorial_
 @given(deals)
 def test_round_trip_deal_code_deal(deal):
     text = encode(deal)
-    assert len(text) == CODE_LENGTH
-    assert text[0] in "ESWN" and all(ch in ALPHABET for ch in text[1:])
+    assert len(text) == CODE_LENGTH == 20
+    assert text[0] == "2" and text[1] in "ESWN" and all(ch in ALPHABET for ch in text[2:])
     back = decode(text)
     assert same_deal(back, deal)
     assert back.play is None
@@ -94,7 +105,7 @@ def test_different_deals_have_different_codes():
 
 def test_first_and_last_deals():
     first, last = unrank(0, 0), unrank(3, N_RANKS - 1)
-    assert encode(first) == "E" + "A" * 17
+    assert encode(first)[:-1] == "2E" + "A" * 17
     # The first deal gives east the 8 strongest cards; the last puts them in the stock.
     assert first.hands[0] == tuple(Card(c) for c in range(8))
     assert set(last.stock) == {Card(c) for c in range(8)}
@@ -110,6 +121,10 @@ def test_codes_of_random_deals_are_stable_across_runs():
 
 @pytest.mark.parametrize(("text", "message"), [
     ("E" + "A" * 16, "has 17 characters"),
+    ("2E" + "A" * 16, "has 18 characters"),
+    ("3E" + "A" * 18, "has version 3"),
+    ("2X" + "A" * 17 + check_digit("2X" + "A" * 17), "must start with the banker's letter"),
+    ("2E" + "A" * 16 + "*A", "character 19"),
     ("X" + "A" * 17, "must start with the banker's letter"),
     ("e" + "A" * 17, "must start with the banker's letter"),
     ("E" + "A" * 16 + "*", "character 18"),
@@ -151,8 +166,44 @@ def test_code_command_prints_one_code_per_deal():
 def test_code_command_reports_a_bad_code_in_one_line():
     result = runner().invoke(code_command, ["--decode", "hello"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == ("mahdiao: error: deal code 'hello' has 5 characters; a deal code has 18 "
-                                     "(a banker letter E, S, W or N and 17 digits)")
+    assert result.stderr.strip() == ("mahdiao: error: deal code 'hello' has 5 characters; a deal code has 20 "
+                                     "(2, the banker letter E, S, W or N, 17 digits and a check digit) — or "
+                                     "18 in the older form without the check")
+
+
+SAMPLE_CODES = [*(encode(d) for d in random_deals("check", 6)), encode(unrank(0, 0)),
+                encode(unrank(3, N_RANKS - 1))]
+
+
+@pytest.mark.parametrize("code", SAMPLE_CODES)
+def test_every_single_character_change_of_a_code_is_detected(code):
+    # Every position (version, banker, each digit, the check) and every other character a
+    # hand could type there: not one of them decodes.
+    typed = ALPHABET + "*. "
+    for i, ch in enumerate(code):
+        for other in typed:
+            if other == ch:
+                continue
+            mistyped = code[:i] + other + code[i + 1:]
+            with pytest.raises(InputError):
+                decode(mistyped)
+
+
+@pytest.mark.parametrize("code", SAMPLE_CODES[:3])
+def test_a_dropped_or_doubled_character_is_detected_too(code):
+    for i in range(len(code)):
+        for mistyped in (code[:i] + code[i + 1:], code[:i] + code[i] + code[i:]):
+            with pytest.raises(InputError):
+                decode(mistyped)
+
+
+def test_old_codes_still_decode_to_the_same_deal():
+    for deal in random_deals("old", 20):
+        v2 = encode(deal)
+        v1 = v2[1:-1]  # what mahdiao-rules wrote before codes had a version and a check
+        assert len(v1) == 18 and v1[0] in "ESWN"
+        assert decode(v1).hands == decode(v2).hands and decode(v1).stock == deal.stock
+        assert decode(v1).id == v1 and encode(decode(v1)) == v2
 
 
 def test_module_doctest_example():

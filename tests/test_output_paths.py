@@ -238,7 +238,7 @@ def test_a_ruleset_and_its_base_cannot_be_the_report(tmp_path):
 @pytest.mark.parametrize("command", [
     ["simulate", "-n", "5", "-r", "feng", "--deals-out", "{same}"],
     ["ablate", "-n", "5", "-r", "feng", "--deals-out", "{same}"],
-    ["reconstruct", "-n", "5", "--completions", "{same}"],
+    ["reconstruct", "--samples", "5", "--completions", "{same}"],
 ], ids=["simulate", "ablate", "reconstruct"])
 def test_two_outputs_of_one_run_cannot_share_a_place(tmp_path, command):
     same = tmp_path / "same.txt"

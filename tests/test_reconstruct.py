@@ -408,7 +408,7 @@ def test_small_sets_are_listed_in_full():
 def test_reconstruct_command_on_the_hongloumeng_fixture():
     """Done when: per ruleset, the certain and uncertain parts of each seat's result and the count."""
     result = runner().invoke(reconstruct_command, ["--deal", "hongloumeng-continuation", "-r", "feng",
-                                                   "-n", "100", "--seed", "7"])
+                                                   "--samples", "100", "--seed", "7"])
     assert result.exit_code == 0, result.output + result.stderr
     out = result.output
     assert "completions: 6,744,004,366,665,646,080,000 (≈ 6.74e+21), exact" in out
@@ -421,7 +421,7 @@ def test_reconstruct_command_on_the_hongloumeng_fixture():
 
 
 def test_reconstruct_command_json():
-    args = ["--deal", "s3-example-3-partial", "-n", "30", "-f", "json"]
+    args = ["--deal", "s3-example-3-partial", "--samples", "30", "-f", "json"]
     result = runner().invoke(reconstruct_command, args)
     assert result.exit_code == 0, result.output + result.stderr
     data = json.loads(result.output)
@@ -437,7 +437,7 @@ def test_reconstruct_command_json():
 
 def test_reconstruct_command_writes_completions_that_replay(tmp_path):
     out = tmp_path / "completions.yaml"
-    result = runner().invoke(reconstruct_command, ["--deal", "s3-dai-pei-partial", "-n", "5",
+    result = runner().invoke(reconstruct_command, ["--deal", "s3-dai-pei-partial", "--samples", "5",
                                                    "--completions", str(out)])
     assert result.exit_code == 0, result.output + result.stderr
     deals = load_deals(str(out))

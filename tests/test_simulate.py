@@ -226,7 +226,10 @@ def test_report_formats(fmt, tmp_path):
         assert text.startswith("<!DOCTYPE html>") and "<svg" in text and "http" not in text
 
 
-def test_only_the_report_goes_to_stdout():
+def test_only_the_report_goes_to_stdout(monkeypatch):
+    from mahdiao_rules.cli import common
+
+    monkeypatch.setattr(common, "stderr_is_terminal", lambda: True)  # progress is for terminals only
     r = invoke(simulate, ["-n", "30", "--seed", "p", "-r", "feng", "--progress", "-f", "json"])
     json.loads(r.stdout)
     assert "simulating" in r.stderr

@@ -23,7 +23,7 @@ import click
 
 from ..deal import Deal
 from ..errors import InputError, MahdiaoError
-from ..io.dealfile import load_deals
+from ..io.dealfile import load_deals, parse_deals
 from ..io.output import (
     Destination,
     OutputClosed,
@@ -34,6 +34,7 @@ from ..io.output import (
     write_files,
 )
 from ..io.resources import data_dir
+from ..io.yamlsafe import Document, current_limits, load_file, load_text
 from ..report.render import LANGS
 from ..report.svg import bar_chart, chart_file_names
 
@@ -189,12 +190,84 @@ def report_options(fn: F) -> F:
 
 
 def load_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal], str]:
-    """The deals of FILE (the bundled examples without one), only *deal_ids* if given."""
+    """The deals of FILE (the bundled examples without one; ``-``: standard input), only
+    *deal_ids* if given."""
     if file is None:
         path, shown = data_dir("examples") / "examples.yaml", "examples/examples.yaml"
+    elif file == STDIN:
+        return pick_by_id(parse_deals(read_document(file)), deal_ids, "deal", STDIN_NAME), STDIN_NAME
     else:
         path, shown = Path(file), file
     return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
+
+
+# ---------------------------------------------------------------------- progress
+
+
+def stderr_is_terminal() -> bool:
+    """Whether a person watches stderr (progress is never written into pipes or files)."""
+    stream = sys.stderr
+    return bool(stream is not None and stream.isatty())
+
+
+@contextmanager
+def progress(length: int, label: str, *, show: bool | None = None) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr while a long command works; yields ``update(n)``.
+
+    Shown only when stderr is a terminal — never in a pipe, a file or a log — and, unless
+    *show* says otherwise, whatever the size (callers pass ``show=False`` for work that ends
+    in well under two seconds).  stdout carries only the report either way.
+    """
+    if not stderr_is_terminal() or show is False or length <= 0:
+        yield lambda _n=1: None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr,
+                           show_pos=True, show_eta=True) as bar:
+        yield bar.update
+
+
+# ---------------------------------------------------------------------- conventions: -, -o, -f
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+"""How standard input is named in messages and stamps."""
+
+
+def read_document(file: str) -> Document:
+    """FILE parsed (YAML or JSON); ``-`` reads standard input, bounded like a file."""
+    if file != STDIN:
+        return load_file(file)
+    limit = current_limits().max_bytes
+    raw = getattr(sys.stdin, "buffer", sys.stdin).read(limit + 1)
+    # JSON is told by its first character (a deal file is a mapping; a stdin has no name).
+    return load_text(raw, STDIN_NAME, is_json=raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{")
+
+
+EXTENSIONS = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", ".html": "html",
+              ".htm": "html", ".tex": "latex", ".csv": "csv", ".json": "json", ".jsonl": "jsonl",
+              ".yaml": "yaml", ".yml": "yaml"}
+"""Output file extension → the format it names (``-o report.html`` means ``-f html``)."""
+
+
+def output_format(fmt: str | None, output: str | None, choices: Sequence[str], default: str) -> str:
+    """The format of a command's output: ``-f`` if given, else the one ``-o``'s extension
+    names (when this command writes it), else *default*.  A ``-f`` that contradicts the
+    extension is an error, not a silent surprise."""
+    inferred = None
+    if output not in (None, STDIN):
+        inferred = EXTENSIONS.get(Path(str(output)).suffix.lower())
+        if inferred not in choices:
+            inferred = None
+    if fmt is not None and inferred is not None and fmt != inferred:
+        raise InputError(f"-f {fmt} contradicts -o {output} (a {Path(str(output)).suffix} file is "
+                         f"{inferred}): give one of them, or a file name that matches")
+    return fmt or inferred or default
+
+
+def format_option(choices: Sequence[str], default: str, what: str = "Output format") -> Callable[[F], F]:
+    """``-f/--format`` with no click default, so that ``-o``'s extension can decide."""
+    return click.option("-f", "--format", "fmt", type=click.Choice(list(choices)), default=None,
+                        help=f"{what}: {', '.join(choices)} (default: from -o's extension, else {default}).")
 
 
 def svg_place(folder: str | None, *, others: Iterable[Destination] = ()) -> Destination | None:

@@ -2,49 +2,69 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
 import click
 
+from .. import __version__
 from ..errors import InputError
-from ..io.dealfile import dump_deals, load_deals, random_deals
-from ..io.yamlsafe import load_file
+from ..io.dealfile import dump_deals, parse_deals, random_deals
 from ..play.procedure import as_first_hand
 from ..ruleset import compile_document, find_ruleset
+from . import complete
 from .common import (
     EXIT_INPUT,
+    format_option,
     friendly_errors,
+    output_format,
     output_place,
     parse_settings,
+    progress,
+    read_document,
     write_output,
 )
 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
+@format_option(["text", "json"], "text", "Result format")
 @friendly_errors
-def validate(files: tuple[str, ...]) -> None:
-    """Check deal files and ruleset files; print one line per file.
+def validate(files: tuple[str, ...], fmt: str | None) -> None:
+    """Check deal files and ruleset files (- reads standard input); one line per file.
 
-    Exit code 0 when every file is valid, 2 when any is not.
+    Exit code 0 when every file is valid, 2 when any is not.  With --format json
+    the lines are one JSON document on stdout (errors included, with file and line).
     """
-    bad = 0
+    results = []
     for name in files:
         try:
-            doc = load_file(name)
+            doc = read_document(name)
             if _looks_like_ruleset(doc.data):
                 rs = compile_document(doc)
-                click.echo(f"{name}: ok (ruleset {rs.id}, {rs.item_count} items)")
+                results.append({"file": doc.file, "ok": True, "kind": "ruleset", "id": rs.id,
+                                "items": rs.item_count})
+                line = f"{doc.file}: ok (ruleset {rs.id}, {rs.item_count} items)"
             else:
-                deals = load_deals(name)
-                click.echo(f"{name}: ok ({len(deals)} deal{'s' if len(deals) != 1 else ''})")
+                deals = parse_deals(doc)
+                results.append({"file": doc.file, "ok": True, "kind": "deals", "deals": len(deals)})
+                line = f"{doc.file}: ok ({len(deals)} deal{'s' if len(deals) != 1 else ''})"
+            if fmt != "json":
+                click.echo(line)
         except InputError as e:
-            click.echo(f"mahdiao: error: {e}", err=True)
-            bad += 1
-    if bad:
+            results.append({"file": e.file or name, "ok": False, "line": e.line, "place": e.place,
+                            "error": str(e)})
+            if fmt != "json":
+                click.echo(f"mahdiao: error: {e}", err=True)
+    if fmt == "json":
+        click.echo(json.dumps({"kind": "validate", "version": __version__, "files": results},
+                              ensure_ascii=False, indent=2))
+    if not all(r["ok"] for r in results):
         sys.exit(EXIT_INPUT)
 
+
+DEAL_FORMATS = ["yaml", "json"]
 
 # Top-level keys only a ruleset has (deal files have hands/deals instead).
 _RULESET_KEYS = frozenset({"items", "units", "sources", "options", "procedure", "sets", "channels",
@@ -63,16 +83,16 @@ def _looks_like_ruleset(data: Any) -> bool:
               help="Seed text; the same seed always gives the same deals.")
 @click.option("-n", "--count", default=1, show_default=True, type=click.IntRange(1, 1_000_000),
               help="How many deals.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
-              show_default=True)
+@format_option(DEAL_FORMATS, "yaml", "Deal file format")
 @click.option("-o", "--output", metavar="FILE", help="Write the deals here instead of stdout.")
-@click.option("-r", "--ruleset", metavar="ID|PATH",
+@click.option("-r", "--ruleset", metavar="ID|PATH", shell_complete=complete.one_ruleset,
               help="Choose each deal's banker by this ruleset's first-banker procedure "
                    "(procedure.first_banker; default: drawn, every seat alike).")
 @click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              shell_complete=complete.settings,
               help="An option reading of the -r ruleset (e.g. app.first_banker=face). Repeatable.")
 @friendly_errors
-def deal(seed: str, count: int, fmt: str, output: str | None, ruleset: str | None,
+def deal(seed: str, count: int, fmt: str | None, output: str | None, ruleset: str | None,
          settings: tuple[str, ...]) -> None:
     """Write random deals (no recorded play) in the deal-file format.
 
@@ -80,6 +100,7 @@ def deal(seed: str, count: int, fmt: str, output: str | None, ruleset: str | Non
     first-banker procedure picks it otherwise (the app's ``first_banker=face``: the seat
     the face card's number gives), as for the first hand of a sitting.
     """
+    fmt = output_format(fmt, output, DEAL_FORMATS, "yaml")
     parsed = parse_settings(settings)
     if parsed and ruleset is None:
         raise InputError("--set needs -r RULESET (the ruleset whose options it sets)")
@@ -91,7 +112,13 @@ def deal(seed: str, count: int, fmt: str, output: str | None, ruleset: str | Non
             raise InputError(f"--set names ruleset {sorted(extra)[0]!r}; this run uses {rs.id!r}")
         rs = find_ruleset(ruleset, parsed.get(rs.id) or None)
     dest = output_place(output)
-    deals = random_deals(seed, count)
-    if rs is not None:
-        deals = [as_first_hand(rs, d) for d in deals]
-    write_output(dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}"), dest)
+    chunk = 1000
+    deals = []
+    # Dealing and writing 20,000 deals takes seconds: a progress bar on a terminal.
+    with progress(2 * count, "dealing", show=count >= 2000) as update:
+        for start in range(0, count, chunk):
+            part = random_deals(seed, min(chunk, count - start), start=start)
+            deals += part if rs is None else [as_first_hand(rs, d) for d in part]
+            update(len(part))
+        text = dump_deals(deals, fmt=fmt, title=f"random deals, seed {seed!r}", progress=update)
+    write_output(text, dest)

@@ -15,20 +15,28 @@ import click
 from ..cards import CARD_HANZI, cards_of
 from ..deal import SEAT_ALIASES, SEATS, Seat
 from ..errors import InputError
-from ..history.partial import load_partials
+from ..history.partial import parse_partials
 from ..history.reconstruct import METHODS, Reconstruction, RulesetSummary, percent
 from ..history.reconstruct import reconstruct as run_reconstruct
 from ..io.dealcode import decode, encode
-from ..io.dealfile import dump_deals, load_deals
+from ..io.dealfile import dump_deals, parse_deals
 from ..io.resources import data_dir
+from ..io.yamlsafe import load_file
 from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
+from . import complete
 from .common import (
+    STDIN,
+    STDIN_NAME,
+    format_option,
     friendly_errors,
+    output_format,
     output_place,
     parse_settings,
     pick_by_id,
+    progress,
+    read_document,
     ruleset_files,
     write_output,
 )
@@ -36,24 +44,28 @@ from .common import (
 __all__ = ["code", "reconstruct", "render_text", "to_data"]
 
 HISTORICAL = "historical.yaml"
+RECONSTRUCT_FORMATS = ["text", "json"]
 
 
 @click.command("reconstruct")
 @click.argument("file", required=False)
 @click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              shell_complete=complete.ruleset_ids,
               help="Ruleset id, 'all', or a ruleset YAML path. Repeatable. Default: feng.")
 @click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              shell_complete=complete.settings,
               help="Override a ruleset option for this run. Repeatable.")
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
               help="Only these partial deals of the file. Repeatable.")
-@click.option("-n", "--samples", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),
-              help="Completions to settle; when there are no more than this, all are listed.")
+@click.option("--samples", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Completions to settle; when there are no more than this, all are listed. "
+                   "(Not -n: -n is a count of deals in every command.)")
 @click.option("--seed", default="0", show_default=True, help="Seed text for the uniform draws.")
 @click.option("--reading", metavar="ID", help="Only this reading of an either/or (default: all together).")
 @click.option("--banker", metavar="SEAT", help="Choose the banker (椿) among the deal's banker_choices.")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="auto: exact counting when feasible, else rejection sampling.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option(RECONSTRUCT_FORMATS, "text")
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--completions", "completions_file", metavar="FILE",
               help="Also write the completions considered as a deal file (mahdiao replay reads it).")
@@ -71,15 +83,17 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
     uniformly at random, settles each under every ruleset, and reports per
     ruleset and seat what is certain, the range and the distribution of nets.
     """
+    fmt = output_format(fmt, output, RECONSTRUCT_FORMATS, "text")
     if file is None:
         path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
     else:
-        path, shown = Path(file), file
-    dest = output_place(output, inputs=[path])
+        path, shown = Path(file), (STDIN_NAME if file == STDIN else file)
+    read = [] if file == STDIN else [path]
+    dest = output_place(output, inputs=read)
     completions_dest = (None if completions_file is None else
-                        output_place(completions_file, inputs=[path], others=[dest]))
-    partials = pick_by_id(load_partials(str(path), display_name=shown), deal_ids, "partial deal",
-                          shown)
+                        output_place(completions_file, inputs=read, others=[dest]))
+    doc = read_document(STDIN) if file == STDIN else load_file(path, display_name=shown)
+    partials = pick_by_id(parse_partials(doc), deal_ids, "partial deal", shown)
     seat = None
     if banker is not None:
         found = SEAT_ALIASES.get(banker)
@@ -92,12 +106,22 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         if rs_id not in ids:
             raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
                              f"(rulesets: {', '.join(sorted(ids))})")
-    inputs = [path, *ruleset_files(chosen)]
+    inputs = [*read, *ruleset_files(chosen)]
     dest = output_place(output, inputs=inputs)
     if completions_file is not None:
         completions_dest = output_place(completions_file, inputs=inputs, others=[dest])
-    results = [run_reconstruct(p, chosen, samples=samples, seed=seed, reading=reading, banker=seat,
-                               method=method, keep_deals=completions_file is not None) for p in partials]
+    results = []
+    with progress(2 * samples * len(partials), "reconstructing") as update:
+        for p in partials:
+            done = [0]
+
+            def step(n: int, done: list[int] = done) -> None:
+                done[0] += n
+                update(n)
+            results.append(run_reconstruct(p, chosen, samples=samples, seed=seed, reading=reading,
+                                           banker=seat, method=method,
+                                           keep_deals=completions_file is not None, progress=step))
+            update(max(0, 2 * samples - done[0]))  # a small space lists fewer completions
     if fmt == "json":
         text = json.dumps({"input": shown, "rulesets": [rs.id for rs in chosen],
                            "partial_deals": [to_data(r) for r in results]},
@@ -121,7 +145,8 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
 def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fmt: str) -> None:
     """Print the canonical code of each deal of FILE, or decode codes given with --decode.
 
-    A deal code (18 characters: the banker's letter and 17 base64url digits)
+    A deal code (20 characters: the version 2, the banker's letter, 17 base64url
+    digits and a check digit; older 18-character codes are still read)
     names the hands, the stock in order and the banker; the recorded play is
     not part of it.
     """
@@ -132,7 +157,7 @@ def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fm
         return
     if file is None:
         raise InputError("give a deal file (to print its codes) or --decode CODE")
-    deals = pick_by_id(load_deals(file), deal_ids, "deal", file)
+    deals = pick_by_id(parse_deals(read_document(file)), deal_ids, "deal", file)
     width = max(len(d.id) for d in deals)
     for d in deals:
         click.echo(f"{d.id.ljust(width)}  {encode(d)}")

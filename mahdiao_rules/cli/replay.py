@@ -18,13 +18,18 @@ from ..report.explain import explain_report
 from ..report.render import RENDERERS, formats_for, load_labels
 from ..report.replay import build_report
 from ..ruleset import resolve_rulesets
+from . import complete
 from .common import (
+    STDIN,
     check_settings_targets,
     command_line,
+    format_option,
     friendly_errors,
     load_deal_file,
+    output_format,
     output_place,
     parse_settings,
+    progress,
     report_options,
     ruleset_files,
     svg_place,
@@ -32,16 +37,20 @@ from .common import (
     write_svgs,
 )
 
+REPLAY_FORMATS = sorted(RENDERERS)
+EXPLAIN_FORMATS = formats_for("explain")
+
 
 @click.command()
 @click.argument("file", required=False)
 @click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              shell_complete=complete.ruleset_ids,
               help="Ruleset id (see `mahdiao rulesets`), 'all', or a ruleset YAML path. "
                    "Repeatable. Default: feng.")
 @click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              shell_complete=complete.settings,
               help="Override a ruleset option for this run. Repeatable.")
-@click.option("-f", "--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text",
-              show_default=True, help="Output format.")
+@format_option(REPLAY_FORMATS, "text")
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
               help="Only these deal ids from the file. Repeatable.")
@@ -58,9 +67,9 @@ from .common import (
 def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
            output: str | None, deal_ids: tuple[str, ...], policy: str, codes: tuple[str, ...],
            svg_dir: str | None, lang: str, template_dir: str | None) -> None:
-    """Settle each deal of FILE (YAML or JSON) under each ruleset.
+    """Settle each deal of FILE (YAML or JSON; - reads standard input) under each ruleset.
 
-    Without FILE the bundled example deals are replayed.  A deal's recorded
+    Without FILE the bundled worked examples are replayed.  A deal's recorded
     tricks are authoritative; a deal without them is played at random from
     the ruleset's own first leader (seeded by the deal id).  With several
     rulesets the report puts them side by side and explains the differences.
@@ -68,7 +77,8 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
     """
     if codes and file is not None:
         raise InputError("give either FILE or --code, not both")
-    dest = output_place(output, inputs=[file])
+    fmt = output_format(fmt, output, REPLAY_FORMATS, "text")
+    dest = output_place(output, inputs=[file] if file != STDIN else [])
     svg = svg_place(svg_dir, others=[dest])
     if codes:
         deals, shown = [dealcode.decode(c) for c in codes], "--code"
@@ -76,8 +86,13 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
         deals, shown = load_deal_file(file, deal_ids)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     check_settings_targets(settings, chosen)
-    dest = output_place(output, inputs=[file, *ruleset_files(chosen)])
-    rows = [[settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen] for deal in deals]
+    dest = output_place(output, inputs=[*([file] if file != STDIN else []), *ruleset_files(chosen)])
+    rows = []
+    # About 1,500 hands a second under app: a bar for runs of a few seconds, on a terminal only.
+    with progress(len(deals), "replaying", show=len(deals) * len(chosen) >= 3000) as update:
+        for deal in deals:
+            rows.append([settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen])
+            update(1)
     report = build_report(deals, chosen, rows, command=command_line(), input_name=shown)
     text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
     if svg is not None:
@@ -91,13 +106,14 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
 @click.option("--deal", "deal_id", metavar="ID",
               help="The deal (required when FILE holds more than one).")
 @click.option("-r", "--ruleset", "ruleset", default="feng", show_default=True, metavar="ID|PATH",
+              shell_complete=complete.one_ruleset,
               help="Ruleset id or a ruleset YAML path.")
-@click.option("--seat", required=True, metavar="SEAT",
+@click.option("--seat", required=True, metavar="SEAT", shell_complete=complete.seats,
               help="east, south, west or north (also e/s/w/n, 東 南 西 北).")
 @click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              shell_complete=complete.settings,
               help="Override a ruleset option for this run. Repeatable.")
-@click.option("-f", "--format", "fmt", type=click.Choice(formats_for("explain")), default="text",
-              show_default=True, help="Output format.")
+@format_option(EXPLAIN_FORMATS, "text")
 @click.option("-o", "--output", metavar="FILE", help="Write the explanation here instead of stdout.")
 @report_options
 @friendly_errors
@@ -110,7 +126,8 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
     examples without FILE) under one ruleset, each payment to and from SEAT
     with the item, the quoted source phrase and the cards that made it fire.
     """
-    dest = output_place(output, inputs=[file])
+    fmt = output_format(fmt, output, EXPLAIN_FORMATS, "text")
+    dest = output_place(output, inputs=[file] if file != STDIN else [])
     deals, shown = load_deal_file(file, [deal_id] if deal_id else [])
     if len(deals) > 1:
         raise InputError(f"the file holds {len(deals)} deals; choose one with --deal "
@@ -120,6 +137,6 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
         raise InputError(f"--seat {seat!r}: give east, south, west or north")
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
-    dest = output_place(output, inputs=[file, *ruleset_files(chosen)])
+    dest = output_place(output, inputs=[*([file] if file != STDIN else []), *ruleset_files(chosen)])
     model = explain_report(deals[0], settle_deal(chosen[0], deals[0]), who, command=command_line())
     write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), dest)

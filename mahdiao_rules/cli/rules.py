@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,13 +17,16 @@ from ..io.yamlsafe import load_file
 from ..report.cite import to_bibtex, to_csl_json, to_markdown, used_sources
 from ..report.render import RENDERERS, formats_for, load_labels
 from ..report.ruletable import rules_diff, rules_table
-from ..ruleset import bundled_ids, find_ruleset, resolve_rulesets
+from ..ruleset import bundled_ids, colour_of, find_ruleset, resolve_rulesets
 from ..ruleset.bibliography import bundled_sources
+from . import complete
 from .common import (
     F,
     check_settings_targets,
     command_line,
+    format_option,
     friendly_errors,
+    output_format,
     output_place,
     parse_settings,
     report_options,
@@ -33,14 +38,30 @@ from .common import (
 
 
 @click.command("rulesets")
+@format_option(["text", "json"], "text")
 @friendly_errors
-def list_rulesets() -> None:
-    """List the bundled rulesets with their names and item counts."""
-    _echo_rulesets()
+def list_rulesets(fmt: str | None) -> None:
+    """List the bundled rulesets (in reading order) with their names and item counts."""
+    _echo_rulesets(fmt or "text")
 
 
-def _echo_rulesets() -> None:
+def rulesets_data(rows: list[Any]) -> dict[str, Any]:
+    """The bundled rulesets as data (``rulesets --format json``)."""
+    return {"kind": "rulesets", "version": __version__, "rulesets": [{
+        "id": r.id, "name": r.name, "name_en": r.name_en, "description": r.description,
+        "order": r.order, "colour": colour_of(r), "extends": list(r.extends), "hash": r.content_hash,
+        "zhu_per_diao": r.zhu_per_diao, "items": r.item_count,
+        "gong_he_items": sum(1 for i in r.items.values() if i.channel == "gong_he"),
+        "options": {name: {"default": o.default, "choices": list(o.choices)}
+                    for name, o in r.options.items()},
+    } for r in rows]}
+
+
+def _echo_rulesets(fmt: str = "text") -> None:
     rows = [find_ruleset(i) for i in bundled_ids()]
+    if fmt == "json":
+        click.echo(json.dumps(rulesets_data(rows), ensure_ascii=False, indent=2))
+        return
     width = max(len(r.id) for r in rows)
     for r in rows:
         extra = f" ({r.name_en})" if r.name_en else ""
@@ -66,9 +87,9 @@ def _rules_options(kind: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         for option in reversed([
             click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+                         shell_complete=complete.settings,
                          help="Use another reading of an option. Repeatable."),
-            click.option("-f", "--format", "fmt", type=click.Choice(formats_for(kind)),
-                         default="md", show_default=True, help="Output format."),
+            format_option(formats_for(kind), "md"),
             click.option("-o", "--output", metavar="FILE", help="Write the table here instead of stdout."),
             report_options,
         ]):
@@ -78,13 +99,14 @@ def _rules_options(kind: str) -> Callable[[F], F]:
 
 
 @rules.command("table")
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="RULESET", shell_complete=complete.one_ruleset)
 @_rules_options("rules-table")
 @friendly_errors
 def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: str | None,
                     lang: str, template_dir: str | None) -> None:
     """Every item of RULESET: name, pinyin id, gloss, condition (generated from the YAML),
     注, channel and a footnoted source."""
+    fmt = output_format(fmt, output, formats_for("rules-table"), "md")
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
     dest = output_place(output, inputs=ruleset_files(chosen))
@@ -94,7 +116,7 @@ def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: s
 
 
 @rules.command("diff")
-@click.argument("rulesets", nargs=-1, required=True, metavar="A B [C …]")
+@click.argument("rulesets", nargs=-1, required=True, metavar="A B [C …]", shell_complete=complete.one_ruleset)
 @click.option("--svg-dir", metavar="DIR", help="Also write the chart as DIR/rules-diff.svg.")
 @_rules_options("rules-diff")
 @friendly_errors
@@ -102,6 +124,7 @@ def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tup
                    fmt: str, output: str | None, lang: str, template_dir: str | None) -> None:
     """One row per concept, one column per ruleset (value, or — where absent), with the
     options and their values in use."""
+    fmt = output_format(fmt, output, formats_for("rules-diff"), "md")
     chosen = resolve_rulesets(rulesets, parse_settings(settings))
     check_settings_targets(settings, chosen)
     if len(chosen) < 2:
@@ -119,7 +142,7 @@ SOURCE_FORMATS = {"bibtex": to_bibtex, "csl-json": to_csl_json, "md": to_markdow
 
 
 @rules.command("sources")
-@click.argument("rulesets", nargs=-1, metavar="[RULESET …]")
+@click.argument("rulesets", nargs=-1, metavar="[RULESET …]", shell_complete=complete.one_ruleset)
 @click.option("-f", "--format", "fmt", type=click.Choice(list(SOURCE_FORMATS)), default="bibtex",
               show_default=True, help="bibtex (biblatex entries), csl-json (Zotero, pandoc) or md.")
 @click.option("-o", "--output", metavar="FILE", help="Write the bibliography here instead of stdout.")
@@ -136,7 +159,7 @@ def rules_sources_cmd(rulesets: tuple[str, ...], fmt: str, output: str | None) -
 
 
 @rules.command("show")
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="RULESET", shell_complete=complete.one_ruleset)
 @click.option("-o", "--output", metavar="FILE", help="Write the YAML here instead of stdout.")
 @click.option("--copy-to", "folder", metavar="DIR",
               help="Write the file and every fragment it includes into DIR, ready to edit.")

@@ -23,20 +23,24 @@ from ..play.policies import POLICIES
 from ..report.render import environment
 from ..ruleset import PALETTE, bundled_ids, find_ruleset, resolve_rulesets, spec_of
 from ..simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
+from . import complete
 from .common import (
     Destination,
     check_settings_targets,
+    format_option,
     friendly_errors,
+    output_format,
     output_place,
     parse_settings,
+    progress,
     ruleset_files,
     write_output,
 )
 
 FORMATS = ("text", "json", "md", "html")
 _EXT = {"text": "txt", "md": "md", "html": "html"}
-PROGRESS_MIN = 5000
-"""Show a progress bar (on stderr) from this many deals on, unless told otherwise."""
+PROGRESS_MIN = 3000
+"""Show a progress bar (on stderr, on a terminal) from this many hands (deals × rulesets) on."""
 
 
 # ====================================================================== rendering
@@ -144,13 +148,11 @@ def _jobs(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
-def _run(plan: Plan, jobs: int, deals_out: Destination | None, progress: bool | None) -> Any:
-    show = progress if progress is not None else plan.n >= PROGRESS_MIN
-    if not show:
-        return run(plan, jobs=jobs, deals_out=deals_out)
-    with click.progressbar(length=plan.n, label="simulating", file=sys.stderr,
-                           show_pos=True, show_eta=True) as bar:
-        return run(plan, jobs=jobs, deals_out=deals_out, progress=bar.update)
+def _run(plan: Plan, jobs: int, deals_out: Destination | None, show: bool | None) -> Any:
+    # About 1,500 hands a second per ruleset: a bar from about two seconds of work, on a terminal only.
+    wanted = show if show is not None else plan.n * len(plan.slots) >= PROGRESS_MIN
+    with progress(plan.n, "simulating", show=wanted) as update:
+        return run(plan, jobs=jobs, deals_out=deals_out, progress=update)
 
 
 def _outputs(output: str | None, deals_out: str | None, rulesets: Sequence[Any]
@@ -172,13 +174,13 @@ def _common(fn: Any) -> Any:
                      show_default=True, help="How the tool plays each hand."),
         click.option("-j", "--jobs", default=1, show_default=True, type=click.IntRange(0, 256),
                      help="Worker processes (0: one per CPU). Results do not depend on it."),
-        click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text",
-                     show_default=True, help="Output format."),
+        format_option(FORMATS, "text"),
         click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout."),
         click.option("--deals-out", metavar="FILE",
                      help="Also write the exact deals used (deal-file format; .json for JSON)."),
-        click.option("--progress/--no-progress", default=None,
-                     help=f"Progress bar on stderr (default: from {PROGRESS_MIN} deals)."),
+        click.option("--progress/--no-progress", "show_progress", default=None,
+                     help=f"Progress bar on stderr when it is a terminal (default: from {PROGRESS_MIN} "
+                          "deals × rulesets; never in a pipe or file)."),
     ]):
         fn = option(fn)
     return fn
@@ -189,17 +191,19 @@ def _common(fn: Any) -> Any:
 
 @click.command()
 @click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              shell_complete=complete.ruleset_ids,
               help="Ruleset id, 'all' or a ruleset YAML path. Repeatable. Default: all.")
 @click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              shell_complete=complete.settings,
               help="Override a ruleset option for this run. Repeatable.")
-@click.option("--same-play", metavar="RULESET",
+@click.option("--same-play", metavar="RULESET", shell_complete=complete.one_ruleset,
               help="Play each deal once, under this ruleset, and settle that play under every "
                    "ruleset (isolates scoring differences).")
 @_common
 @friendly_errors
 def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: str | None, n: int,
              seed: str, policy: str, jobs: int, fmt: str, output: str | None,
-             deals_out: str | None, progress: bool | None) -> None:
+             deals_out: str | None, show_progress: bool | None) -> None:
     """Play and settle N random deals under each ruleset and compare them.
 
     \b
@@ -221,24 +225,27 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
             raise InputError(f"--same-play {same_play!r} is not among the rulesets of this run "
                              f"({', '.join(ids)})")
         sp = ids.index(wanted)
+    fmt = output_format(fmt, output, FORMATS, "text")
     dest, deals_dest = _outputs(output, deals_out, [s.ruleset() for s in slots])
     plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy, same_play=sp)
-    stats = _run(plan, _jobs(jobs), deals_dest, progress)
+    stats = _run(plan, _jobs(jobs), deals_dest, show_progress)
     write_output(render(build_model(plan, stats, deals_out=deals_out), fmt), dest)
 
 
 @click.command()
 @click.option("-r", "--ruleset", "ruleset", required=True, metavar="ID|PATH",
+              shell_complete=complete.one_ruleset,
               help="The ruleset whose options are switched.")
 @click.option("--options", "options", metavar="A,B,…",
               help="Only these options (default: every option of the ruleset).")
 @click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              shell_complete=complete.settings,
               help="The base reading of an option (default: its default). Repeatable.")
 @_common
 @friendly_errors
 def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int, seed: str,
            policy: str, jobs: int, fmt: str, output: str | None, deals_out: str | None,
-           progress: bool | None) -> None:
+           show_progress: bool | None) -> None:
     """Switch each option of a ruleset to each other reading, one at a time, on the same deals,
     and rank the options by their effect on the banker's mean net and on item frequencies."""
     base = find_ruleset(ruleset)
@@ -250,9 +257,10 @@ def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int,
     slots = ablation_slots(ruleset, parsed.get(base.id, {}), names)
     if len(slots) < 2:
         raise InputError(f"ruleset {base.id!r} has no option with another reading to switch to")
+    fmt = output_format(fmt, output, FORMATS, "text")
     dest, deals_dest = _outputs(output, deals_out, [base])
     plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy)
-    stats = _run(plan, _jobs(jobs), deals_dest, progress)
+    stats = _run(plan, _jobs(jobs), deals_dest, show_progress)
     model = ablation_model(plan, stats, build_model(plan, stats, deals_out=deals_out))
     write_output(render(model, fmt), dest)
 
@@ -291,7 +299,7 @@ def bench_table(rows: Sequence[Any]) -> str:
 
 
 @click.command()
-@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID",
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID", shell_complete=complete.ruleset_ids,
               help="Rulesets to measure (default: every bundled one).")
 @click.option("-n", "--count", "n", default=2000, show_default=True, type=click.IntRange(10, 10**7))
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(1, 50),
@@ -304,5 +312,7 @@ def bench(rulesets: tuple[str, ...], n: int, repeat: int, reference: bool) -> No
     heuristic play + settle — the same code as benchmarks/bench.py."""
     ids = list(rulesets) or bundled_ids()
     ref = reference_module() if reference else None
-    rows = benchmark(ids, n=n, repeat=repeat, reference=ref)
+    cases = 3 + (ref is not None)
+    with progress(len(ids) * cases * repeat, "benchmarking") as update:
+        rows = benchmark(ids, n=n, repeat=repeat, reference=ref, progress=update)
     click.echo(bench_table(rows), nl=False)

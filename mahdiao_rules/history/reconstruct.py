@@ -38,7 +38,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1141,13 +1141,17 @@ def reconstruct(partial: PartialDeal, rulesets: Sequence[Ruleset], *, samples: i
                 seed: str | int = 0,
                 reading: str | None = None, banker: int | None = None, budget: int = DEFAULT_STATE_BUDGET,
                 max_proposals: int | None = None, keep_deals: bool = False, method: str = "auto",
-                enumerate_up_to: int | None = None) -> Reconstruction:
+                enumerate_up_to: int | None = None,
+                progress: Callable[[int], None] | None = None) -> Reconstruction:
     """Complete *partial* (every reading, or one), settle each completion under each ruleset.
 
     When the exact count is at most *enumerate_up_to* (default: *samples*) every
     completion is settled; otherwise *samples* completions are drawn uniformly (seeded by
     *seed* and the deal id).  *method* ``exact`` or ``rejection`` forces a method.
+    *progress* is called with 1 for each completion drawn and each one settled (at most
+    2 × *samples* in all), for a progress bar.
     """
+    tick = progress or (lambda _n: None)
     if samples < 1:
         raise InputError("--samples must be at least 1")
     bankers = partial.bankers
@@ -1199,6 +1203,7 @@ def reconstruct(partial: PartialDeal, rulesets: Sequence[Ruleset], *, samples: i
                 continue
             accepted += 1
             picked.append(Completion(c.slots, c.first_lead, bankers[rng.randrange(nb)], tuple(inside)))
+            tick(1)
         how = f"{samples} completions drawn uniformly at random by exact sequential sampling (seed {seed!r})"
         if len(spaces) > 1:
             how += ("; a reading is drawn in proportion to its count, and a completion that several readings "
@@ -1229,6 +1234,7 @@ def reconstruct(partial: PartialDeal, rulesets: Sequence[Ruleset], *, samples: i
                     continue
                 accepted += 1
                 picked.append(Completion(c.slots, c.first_lead, bankers[rng.randrange(nb)], tuple(inside)))
+                tick(1)
             total = sum(weights) * nb
             estimate = total * accepted / proposals
             interval = tuple(total * x for x in _wilson(accepted, proposals))  # type: ignore[assignment]
@@ -1248,7 +1254,7 @@ def reconstruct(partial: PartialDeal, rulesets: Sequence[Ruleset], *, samples: i
         _explain_no_completion(partial, spaces)
 
     counting = _counting_text(spaces, count, estimate, interval, nb, exact_all, disjoint)
-    result = _summarise(partial, rulesets, picked, keep_deals)
+    result = _summarise(partial, rulesets, picked, keep_deals, tick)
     reading_counts = {sp.rid: (sp.count * nb if sp.count is not None else None) for sp in spaces}
     return Reconstruction(
         partial=partial, bankers=bankers, readings=[sp.rid for sp in spaces], count=count, estimate=estimate,
@@ -1299,7 +1305,7 @@ def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _summarise(partial: PartialDeal, rulesets: Sequence[Ruleset], picked: list[Completion],
-               keep_deals: bool) -> dict[str, Any]:
+               keep_deals: bool, tick: Callable[[int], None]) -> dict[str, Any]:
     tricks = [Counter[int]() for _ in SEATS]
     always = [(1 << 40) - 1] * 4 if picked else [0] * 4
     ever = [0] * 4
@@ -1336,6 +1342,7 @@ def _summarise(partial: PartialDeal, rulesets: Sequence[Ruleset], picked: list[C
                     key = (t.holder, (t.item, t.name))
                     fired[key] = fired.get(key, 0) - t.amount
             records[i].append((st.status, st.nets, fired, c.readings))
+        tick(1)
     summaries = [_ruleset_summary(partial, rs, recs) for rs, recs in zip(rulesets, records, strict=True)]
     return {"summaries": summaries, "tricks": tricks, "always_held": always, "ever_held": ever, "face": face,
             "completions": kept}

@@ -16,16 +16,31 @@ the stock as sets, 8! orders the stock, 4 chooses the banker.  The code is
 * ``stock_rank`` is the Lehmer-code rank of the stock order among the 8! orders of its
   cards (cards compared by their number, strongest first within 十 萬 索 文).
 
-17 digits of 64 hold 40!/(8!)⁴ ≈ 3.1 × 10²⁹ < 64¹⁷, so every deal has exactly one code of
-exactly 18 characters, and :func:`decode` refuses a code whose number is out of range:
-the map is a bijection between deals and valid codes.  The recorded play and the events
-are not part of a deal code (a replay of a code plays the hand by the ruleset).
+17 digits of 64 hold 40!/(8!)⁴ ≈ 3.1 × 10²⁹ < 64¹⁷, so every deal has exactly one number of
+17 digits, and :func:`decode` refuses a number out of range: the map is a bijection between
+deals and valid codes.  The recorded play and the events are not part of a deal code (a
+replay of a code plays the hand by the ruleset).
+
+Versions.  A code is copied by hand into papers and notes, so the current one (version 2)
+carries a check character and says its version::
+
+    "2" + <banker letter> + 17 digits + <check digit>      (20 characters)
+
+The check digit is Luhn mod 64 over the 19 characters before it (base64url values): it
+changes with every single-character substitution anywhere in the code — the version, the
+banker, a digit or the check itself — so a mistyped code is refused, never decoded to another
+deal.  A dropped or added character changes the length, and a version-2 code can never be
+read as a version-1 one (those start with the banker letter).  Version 1 — the banker letter
+and the 17 digits, 18 characters, no check — is still decoded, and :func:`encode` writes
+version 2.
 
 >>> from mahdiao_rules.io.dealfile import random_deals
 >>> d = random_deals("doc", 1)[0]
 >>> code = encode(d)
->>> len(code), decode(code).stock == d.stock
-(18, True)
+>>> len(code), code[0], decode(code).stock == d.stock
+(20, '2', True)
+>>> decode(code[1:-1]).stock == d.stock        # the version-1 form of the same deal
+True
 """
 
 from __future__ import annotations
@@ -36,7 +51,8 @@ from ..cards import Card
 from ..deal import SEATS, Deal, Seat
 from ..errors import InputError
 
-__all__ = ["ALPHABET", "CODE_LENGTH", "N_DEALS", "decode", "encode", "rank", "unrank"]
+__all__ = ["ALPHABET", "CODE_LENGTH", "N_DEALS", "V1_LENGTH", "check_digit", "decode", "encode", "rank",
+           "unrank"]
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 """RFC 4648 base64url digits, in their standard order (A = 0 … _ = 63)."""
@@ -51,7 +67,11 @@ N_RANKS = N_SPLITS * STOCK_ORDERS
 """Deals for one banker: 40! / (8!)⁴."""
 N_DEALS = 4 * N_RANKS
 DIGITS = 17
-CODE_LENGTH = 1 + DIGITS
+V1_LENGTH = 1 + DIGITS
+"""Version 1: the banker letter and 17 digits, no check (still decoded)."""
+VERSION = "2"
+CODE_LENGTH = 1 + V1_LENGTH + 1
+"""Version 2 (what :func:`encode` writes): version, banker, 17 digits, check digit."""
 assert 64 ** (DIGITS - 1) < N_RANKS <= 64 ** DIGITS
 
 
@@ -144,33 +164,77 @@ def unrank(banker: int, number: int, *, deal_id: str | None = None) -> Deal:
     return Deal(id=deal_id or "", banker=seat, hands=hands, stock=stock)  # type: ignore[arg-type]
 
 
+def check_digit(text: str) -> str:
+    """The Luhn mod 64 check character of *text* (base64url characters).
+
+    Luhn mod N detects every single-character substitution for any N: a changed character
+    changes its own term, doubled or not, and the doubling map is a permutation mod N.
+    """
+    total, double = 0, True
+    for ch in reversed(text):
+        v = _DIGIT[ch]
+        if double:
+            v *= 2
+            v = v // 64 + v % 64
+        total += v
+        double = not double
+    return ALPHABET[-total % 64]
+
+
 def encode(deal: Deal) -> str:
-    """The canonical code of a deal: banker letter + 17 base64url digits (18 characters)."""
+    """The canonical code of a deal, version 2: ``2``, banker letter, 17 base64url digits
+    and a check digit (20 characters)."""
     banker, number = rank(deal)
     digits = []
     for _ in range(DIGITS):
         number, d = divmod(number, 64)
         digits.append(ALPHABET[d])
-    return BANKER_LETTERS[banker] + "".join(reversed(digits))
+    body = VERSION + BANKER_LETTERS[banker] + "".join(reversed(digits))
+    return body + check_digit(body)
 
 
 def decode(code: str) -> Deal:
-    """The deal of a code (no recorded play); its id is the code.  Bad codes raise InputError."""
+    """The deal of a code, version 2 (checked) or 1 (no recorded play); its id is the code
+    as given.  A bad code raises InputError saying why."""
     if not isinstance(code, str):
         raise InputError(f"a deal code must be text, not {code!r}")
     text = code.strip()
-    if len(text) != CODE_LENGTH:
+    if text[:1] == VERSION:
+        if len(text) != CODE_LENGTH:
+            raise InputError(f"deal code {code!r} has {len(text)} characters; a deal code has {CODE_LENGTH} "
+                             "(2, the banker letter E, S, W or N, 17 digits and a check digit)")
+        _digits(code, text[1:])  # every character must be a digit before the check means anything
+        if check_digit(text[:-1]) != text[-1]:
+            raise InputError(f"deal code {code!r} fails its check digit: a character is mistyped "
+                             "(copy the code again from its source)")
+        body = text[1:-1]
+    elif len(text) == V1_LENGTH and not text[:1].isdigit():
+        body = text  # version 1: no version, no check
+    elif text[:1].isdigit():
+        raise InputError(f"deal code {code!r} has version {text[0]}, which this mahdiao-rules cannot "
+                         f"read (it reads version {VERSION} and the older 18-character codes)")
+    else:
         raise InputError(f"deal code {code!r} has {len(text)} characters; a deal code has {CODE_LENGTH} "
-                         "(a banker letter E, S, W or N and 17 digits)")
-    banker = BANKER_LETTERS.find(text[0])
+                         "(2, the banker letter E, S, W or N, 17 digits and a check digit) — or 18 in "
+                         "the older form without the check")
+    banker = BANKER_LETTERS.find(body[0])
     if banker < 0:
-        raise InputError(f"deal code {code!r} must start with the banker's letter E, S, W or N")
+        raise InputError(f"deal code {code!r} must start with the banker's letter E, S, W or N "
+                         f"(after the version {VERSION} in a 20-character code), not {body[0]!r}")
     number = 0
-    for i, ch in enumerate(text[1:], start=2):
-        d = _DIGIT.get(ch)
-        if d is None:
-            raise InputError(f"deal code {code!r}: character {i} ({ch!r}) is not one of A–Z a–z 0–9 - _")
+    for d in _digits(code, body)[1:]:
         number = number * 64 + d
     if number >= N_RANKS:
         raise InputError(f"deal code {code!r} is not the code of any deal (its number is past the last deal)")
-    return unrank(banker, number, deal_id=BANKER_LETTERS[banker] + text[1:])
+    return unrank(banker, number, deal_id=text)
+
+
+def _digits(code: str, body: str) -> list[int]:
+    out = []
+    start = len(code.strip()) - len(body) + 1
+    for i, ch in enumerate(body, start=start):
+        d = _DIGIT.get(ch)
+        if d is None:
+            raise InputError(f"deal code {code!r}: character {i} ({ch!r}) is not one of A–Z a–z 0–9 - _")
+        out.append(d)
+    return out

@@ -18,7 +18,7 @@ import json
 import os
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 import yaml
@@ -269,17 +269,28 @@ def _event_data(event: Event) -> dict[str, Any]:
     return data
 
 
-def dump_deals(deals: Sequence[Deal], *, fmt: str = "yaml", title: str | None = None) -> str:
-    """A ``deals:`` file (YAML or JSON) that :func:`load_deals` reads back to equal deals."""
+def dump_deals(deals: Sequence[Deal], *, fmt: str = "yaml", title: str | None = None,
+               progress: Callable[[int], None] | None = None) -> str:
+    """A ``deals:`` file (YAML or JSON) that :func:`load_deals` reads back to equal deals.
+
+    *progress*, when given, is called with 1 after each deal is written (a progress bar)."""
     header: dict[str, Any] = {"title": title} if title is not None else {}
     items = [deal_to_data(d) for d in deals]
     if fmt == "json":
-        return _json({**header, "deals": items}) + "\n"
+        text = _json({**header, "deals": items}) + "\n"
+        if progress is not None:
+            progress(len(items))
+        return text
     if fmt != "yaml":
         raise ValueError(f"unknown deal file format {fmt!r} (use yaml or json)")
     # One deal per block with a blank line between them, so a long file stays scannable.
     head = _yaml(header) if header else ""
-    return head + "deals:\n" + "\n".join(_yaml([item]) for item in items)
+    blocks = []
+    for item in items:
+        blocks.append(_yaml([item]))
+        if progress is not None:
+            progress(1)
+    return head + "deals:\n" + "\n".join(blocks)
 
 
 # Characters a YAML reader refuses raw or folds as line breaks (even inside a JSON string),

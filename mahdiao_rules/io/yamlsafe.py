@@ -581,13 +581,20 @@ def load_file(path: str | os.PathLike[str], *, limits: Limits | None = None,
     return _load(raw, name, limits, is_json=_is_json(os.fspath(path)) or _is_json(name))
 
 
-def load_text(text: str | bytes, file: str, *, limits: Limits | None = None) -> Document:
-    """Parse *text* (YAML, or JSON when *file* ends in ``.json``) as if read from *file*."""
+def load_text(text: str | bytes, file: str, *, limits: Limits | None = None,
+              is_json: bool | None = None) -> Document:
+    """Parse *text* (YAML, or JSON when *file* ends in ``.json`` or *is_json* says so) as if
+    read from *file*."""
     try:
         limits = _limits(limits)
     except InputError as exc:
         raise exc.located(file=file) from None
-    return _load(text, file, limits, is_json=_is_json(file))
+    return _load(text, file, limits, is_json=_is_json(file) if is_json is None else is_json)
+
+
+def current_limits() -> Limits:
+    """The limits in force (the defaults, or the environment's)."""
+    return _limits(None)
 
 
 def _is_json(name: str) -> bool:
