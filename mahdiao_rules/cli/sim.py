@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from ..errors import InputError
 from ..play.policies import POLICIES
-from ..report.render import environment
+from ..report.render import environment, mark_chinese
 from ..ruleset import PALETTE, bundled_ids, find_ruleset, resolve_rulesets, spec_of
 from ..simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
 from . import complete
@@ -129,7 +129,8 @@ def render(model: dict[str, Any], fmt: str) -> str:
     env = environment(None, fmt=fmt)
     env.filters.update(num=_num, ci=_ci, pct=_pct, item=lambda seq, i: seq[i],
                        histogram_svg=lambda report: Markup(histogram_svg(report)))
-    return env.get_template(f"simulate.{_EXT[fmt]}.j2").render(report=model, lang="en")
+    text = env.get_template(f"simulate.{_EXT[fmt]}.j2").render(report=model, lang="en")
+    return mark_chinese(text, "en") if fmt == "html" else text
 
 
 # ====================================================================== shared options

@@ -269,7 +269,40 @@ class TemplateRenderer:
                 raise
             line = getattr(exc, "lineno", None)
             raise InputError(f"template error: {exc}", file=template.filename, line=line) from None
+        if self.fmt == "html":
+            text = mark_chinese(text, lang)
         return ("\ufeff" + text) if self.bom else text
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+_HAN_CHARS = "\u2e80-\u2fdf\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_HAN = re.compile(f"[{_HAN_CHARS}]+(?:[ ·0-9]*[{_HAN_CHARS}]+)*")
+"""A run of hanzi (CJK punctuation and full-width forms included; spaces inside a run kept)."""
+_RAW = ("title", "style", "script", "svg", "textarea")
+"""Elements whose text a <span> must not enter (raw text, or SVG where HTML spans do not render)."""
+
+
+def mark_chinese(html: str, lang: str) -> str:
+    """Wrap each run of hanzi in the text of a page whose language is not Chinese in
+    ``<span lang="zh-Hant">`` (zh-Hans for simplified data), so that browsers, screen
+    readers and search pick the right font, line breaking and voice for the Chinese terms
+    of an English page.  Tags and attribute values are never touched."""
+    if lang.startswith("zh"):
+        return html
+    out, skip = [], None
+    for part in _TAG.split(html):
+        if part.startswith("<"):
+            name = part[1:].split(None, 1)[0].rstrip(">/").lower() if len(part) > 2 else ""
+            if skip is None and name in _RAW and not part.endswith("/>"):
+                skip = name
+            elif skip is not None and name == "/" + skip:
+                skip = None
+            out.append(part)
+        elif skip is None and part:
+            out.append(_HAN.sub(lambda m: f'<span lang="zh-Hant">{m.group()}</span>', part))
+        else:
+            out.append(part)
+    return "".join(out)
 
 
 _ESCAPES: dict[str, Callable[[str], str]] = {

@@ -19,7 +19,8 @@ from xml.sax.saxutils import escape
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
-FONT = "'Noto Serif CJK TC','Source Han Serif TC','Songti TC','PMingLiU',serif"
+FONT = ("'Noto Serif CJK TC','Noto Serif CJK SC','Source Han Serif TC','Songti TC','PMingLiU',"
+        "'Noto Sans CJK TC','Microsoft JhengHei','WenQuanYi Zen Hei','AR PL UMing TW',serif")
 SVG_NS = "http://www.w3.org/2000/svg"
 
 
