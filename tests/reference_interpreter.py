@@ -151,6 +151,8 @@ class Hand:
     won: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     won_order: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
     won_tricks: list[list[frozenset[int]]] = field(default_factory=lambda: [[], [], [], []])
+    won_upto: list[list[frozenset[int]]] = field(default_factory=lambda: [[], [], [], []])
+    """The cards of each won trick played up to and including the winning card."""
     trick_winners: list[int] = field(default_factory=list)
     chong: list[frozenset[int]] = field(default_factory=lambda: [frozenset()] * 4)
     chong_points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
@@ -586,6 +588,7 @@ def settle(ref: RefRuleset, deal: Any, play: Any) -> RefResult:
             h.won[winner].add(best)
             h.won_order[winner].append(best)
             h.won_tricks[winner].append(frozenset(cards))
+            h.won_upto[winner].append(frozenset(cards[:cards.index(best) + 1]))
             h.trick_winners.append(winner)
             h.tricks[winner] += 1
         if ref.compiled is not None:
@@ -610,6 +613,7 @@ def _chong(ref: RefRuleset, h: Hand, play: Any) -> None:
     st.trick_winners = tuple(h.trick_winners)
     st.won_order = [tuple(o) for o in h.won_order]
     st.won_tricks = [tuple(sum(1 << c for c in t) for t in h.won_tricks[p]) for p in range(4)]
+    st.won_upto = [tuple(sum(1 << c for c in t) for t in h.won_upto[p]) for p in range(4)]
     run_kai_chong(ref.compiled.procedure.kai_chong, st)
     h.chong = [frozenset(st.chong[p]) for p in range(4)]
     h.chong_points = list(st.chong_points)

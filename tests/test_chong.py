@@ -26,28 +26,37 @@ from mahdiao_rules.units import TICKS_PER_ZHU
 UNUSED_FACES = ("五索", "四索", "六索", "四萬", "五文", "六萬")
 
 
+WEB = {"chong_points": "app_w", "chong_link": "xiang_lian"}
+"""The web version's reading, which most row tests below were written for (the default is the
+shipped app's, app_u + tong_men: see the KanChong tests at the end)."""
+
+
 def kai_chong(**options: str) -> KaiChong:
-    return find_ruleset("app", options or None).procedure.kai_chong
+    return find_ruleset("app", {**WEB, **options}).procedure.kai_chong
 
 
 def hand(won: dict[Seat, list[str]], stock: list[str], *, last: Seat | None = None,
-         trick_has: dict[str, list[str]] | None = None, banker: Seat = N) -> HandState:
+         trick_has: dict[str, list[str]] | None = None, after: dict[str, list[str]] | None = None,
+         banker: Seat = N) -> HandState:
     """A hand after play: each seat's 上桌 cards in winning order; *last* won trick 8.
 
     ``stock`` lists the cards turned in 開沖 (the face card is added in front); a
-    ``trick_has`` entry puts other cards into the trick that card won (for 多胞胎).
+    ``trick_has`` entry puts other cards into the trick that card won (for 多胞胎), played
+    before it; an ``after`` entry puts cards into it that were played after the winning card.
     """
     used = {card(c) for cards in won.values() for c in cards} | {card(c) for c in stock}
     face = next(c for c in UNUSED_FACES if card(c) not in used)
     st = HandState(int(banker), [0, 0, 0, 0], tuple(card(c) for c in [face, *stock]))
     extra = {card(k): mask_of(card(c) for c in v) for k, v in (trick_has or {}).items()}
+    late = {card(k): mask_of(card(c) for c in v) for k, v in (after or {}).items()}
     winners = []
     for seat, cards in won.items():
         ids = [card(c) for c in cards]
         st.won[seat] = mask_of(ids)
         st.tricks[seat] = len(ids)
         st.won_order[seat] = tuple(ids)
-        st.won_tricks[seat] = tuple((1 << c) | extra.get(c, 0) for c in ids)
+        st.won_tricks[seat] = tuple((1 << c) | extra.get(c, 0) | late.get(c, 0) for c in ids)
+        st.won_upto[seat] = tuple((1 << c) | extra.get(c, 0) for c in ids)
         winners += [int(seat)] * len(ids)
     if last is not None:
         winners.remove(int(last))
@@ -57,16 +66,16 @@ def hand(won: dict[Seat, list[str]], stock: list[str], *, last: Seat | None = No
 
 
 def takes(won: dict[Seat, list[str]], stock: list[str], *, last: Seat | None = None,
-          trick_has: dict[str, list[str]] | None = None, **options: str
-          ) -> tuple[list[ChongTake], HandState]:
-    st = hand(won, stock, last=last, trick_has=trick_has)
+          trick_has: dict[str, list[str]] | None = None, after: dict[str, list[str]] | None = None,
+          **options: str) -> tuple[list[ChongTake], HandState]:
+    st = hand(won, stock, last=last, trick_has=trick_has, after=after)
     return run_kai_chong(kai_chong(**options), st), st
 
 
 def one(won: list[str], c: str, *, trick_has: dict[str, list[str]] | None = None,
-        **options: str) -> ChongTake | None:
+        after: dict[str, list[str]] | None = None, **options: str) -> ChongTake | None:
     """East, with *won* 上桌, turns the single stock card *c*."""
-    out, _ = takes({E: won}, [c], trick_has=trick_has, **options)
+    out, _ = takes({E: won}, [c], trick_has=trick_has, after=after, **options)
     assert len(out) <= 1
     return out[0] if out else None
 
@@ -103,7 +112,7 @@ def test_hlm_face_card_is_not_promoted(hlm):
 
 @pytest.mark.parametrize("scheme", ["app_w", "app_u"])
 def test_hlm_junzhu_takes_all_seven_in_the_narrated_order(hlm, scheme):
-    s = settle_deal(find_ruleset("app", {"chong_points": scheme}), hlm)
+    s = settle_deal(find_ruleset("app", {"chong_points": scheme, "chong_link": "xiang_lian"}), hlm)
     assert s.play.trick_counts[JUNZHU] == 8
     got = [(t.card.hanzi, t.seat, t.anchor.hanzi, t.duo) for t in s.chong]
     # 百子→紅萬 (十 錦張 mutual), 八十→七十, 二十→三十, 枝花/二文→一文, 空文→九文 (賞–極),
@@ -118,9 +127,12 @@ def test_hlm_junzhu_takes_all_seven_in_the_narrated_order(hlm, scheme):
     assert st.chong_points[JUNZHU] == sum(t.points for t in s.chong)
 
 
-@pytest.mark.parametrize(("scheme", "total"), [("app_w", 61), ("app_u", 48)])
-def test_hlm_chong_total_and_settlement(hlm, scheme, total):
-    s = settle_deal(find_ruleset("app", {"chong_points": scheme}), hlm)
+@pytest.mark.parametrize(("options", "total"), [
+    ({"chong_points": "app_w", "chong_link": "xiang_lian"}, 61),   # the web version
+    ({}, 60),                   # the shipped app (app_u + tong_men): every take a run take
+])
+def test_hlm_chong_total_and_settlement(hlm, options, total):
+    s = settle_deal(find_ruleset("app", options or None), hlm)
     assert sum(t.points for t in s.chong) == total * TICKS_PER_ZHU
     # 開沖 is settled 莊↔閒 only: the 莊 (north) pays 郡主 her points
     assert zhu(s, item="kai_chong") == [total, 0, 0, -total, 0]
@@ -131,8 +143,18 @@ def test_hlm_chong_total_and_settlement(hlm, scheme, total):
     assert sum(s.nets) == 0
 
 
-def test_hlm_points_per_take_app_w(hlm):
+def test_hlm_points_per_take_app_u(hlm):
+    """The shipped app: every take is a run take (KanChong's 連續牌組開冲).  萬萬: run 二十 … 九十
+    百萬 through the won cards, 4 of them won below it, + 十 錦 bonus 2 × nSpade 3 = 18; 七十 and
+    三十 8 each; 一文, 九文 7 (2 × 3 + the 極 below a run from the 賞 value); 八文, 七文 6."""
     s = settle_deal(find_ruleset("app"), hlm)
+    assert [(t.card.hanzi, t.kind, pts(t)) for t in s.chong] == [
+        ("萬萬", "連沖", 18), ("七十", "連沖", 8), ("三十", "連沖", 8), ("一文", "連沖", 7),
+        ("九文", "連沖", 7), ("八文", "連沖", 6), ("七文", "連沖", 6)]
+
+
+def test_hlm_points_per_take_app_w(hlm):
+    s = settle_deal(find_ruleset("app", WEB), hlm)
     assert [(t.kind, pts(t)) for t in s.chong] == [
         ("十字互沖", 18), ("順領沖", 10), ("趣沖青", 10), ("肩沖青", 6), ("賞沖趣", 5),
         ("賞沖青", 6), ("賞沖青", 6)]
@@ -293,57 +315,110 @@ def test_app_w_capture_multiplier():
     assert kinds(t) == {"千萬:十字互沖": 10, "萬萬:十字互沖": 5}
 
 
-# ---------------------------------------------------------------- APP-U point rows
+# ---------------------------------------------------------------- APP-U (the default)
 
-@pytest.mark.parametrize(("won", "stock", "options", "total", "parts"), [
+APP_U = {"chong_points": "app_u", "chong_link": "tong_men"}
+"""The shipped app's reading, the default: KanChong's prechecks and run branch, then its rows.
+Every figure below equals a re-reading of the code (CardChong.KanChong) for the same cards."""
+
+
+@pytest.mark.parametrize(("won", "stock", "total", "parts"), [
     # 十字互沖 is exclusive: 九十's 肩沖賞 does not add
-    (["百萬", "九十"], "萬萬", {}, 5, {"百萬:十字互沖": 5}),
+    (["百萬", "九十"], "萬萬", 5, {"百萬:十字互沖": 5}),
     # 賞沖肩 (the 十 suit's 肩 is 九十)
-    (["九索", "三萬"], "八索", {}, 2, {"九索:賞沖肩": 2}),
-    (["百萬", "三索"], "九十", {}, 2, {"百萬:賞沖肩": 2}),
+    (["九索", "三萬"], "八索", 2, {"九索:賞沖肩": 2}),
+    (["百萬", "三索"], "九十", 2, {"百萬:賞沖肩": 2}),
     # 賞沖趣
-    (["空文", "三索"], "九文", {}, 3, {"空文:賞沖趣": 3}),
-    # 賞沖副肩 with / without the 肩; 肩沖副肩
-    (["九萬", "八萬"], "七萬", {}, 4, {"九萬:賞沖副肩": 2, "八萬:肩沖副肩": 2}),
-    (["九萬", "三索"], "七萬", {"chong_link": "tong_men"}, 1, {"九萬:賞沖副肩": 1}),
-    # 賞沖副趣 with / without the 極; 趣沖副趣
-    (["九萬", "一萬"], "二萬", {}, 4, {"九萬:賞沖副趣": 2, "一萬:趣沖副趣": 2}),
-    (["九萬", "三索"], "二萬", {"chong_link": "tong_men"}, 1, {"九萬:賞沖副趣": 1}),
-    # 賞沖青 / 肩沖青, connected 2, unconnected 1; 青 上桌 cards score nothing
-    (["九萬", "八萬", "七萬"], "六萬", {}, 4, {"九萬:賞沖青": 2, "八萬:肩沖青": 2}),
-    (["九萬", "八萬"], "五萬", {"chong_link": "tong_men"}, 2, {"九萬:賞沖青": 1, "八萬:肩沖青": 1}),
-    # 肩沖賞
-    (["八索", "三萬"], "九索", {}, 3, {"八索:肩沖賞": 3}),
-    # 肩沖趣 (needs the 賞)
-    (["八萬", "九萬"], "一萬", {}, 5, {"八萬:肩沖趣": 2, "九萬:賞沖趣": 3}),
-    # 肩沖副趣 with / without the 極
-    (["八萬", "九萬", "一萬"], "二萬", {}, 6,
-     {"八萬:肩沖副趣": 2, "九萬:賞沖副趣": 2, "一萬:趣沖副趣": 2}),
-    (["八萬", "九萬"], "二萬", {"chong_link": "tong_men"}, 2, {"八萬:肩沖副趣": 1, "九萬:賞沖副趣": 1}),
-    # 趣沖肩
-    (["一索", "九索"], "八索", {}, 4, {"一索:趣沖肩": 2, "九索:賞沖肩": 2}),
-    # 趣沖副趣
-    (["一索", "三萬"], "二索", {}, 2, {"一索:趣沖副趣": 2}),
-    # 趣沖副肩 with / without 賞 and 肩
-    (["一索", "九索", "八索"], "七索", {}, 6,
-     {"一索:趣沖副肩": 2, "九索:賞沖副肩": 2, "八索:肩沖副肩": 2}),
-    (["一索", "三萬"], "七索", {"chong_link": "tong_men"}, 1, {"一索:趣沖副肩": 1}),
-    # 趣沖賞
-    (["一索", "三萬"], "九索", {}, 3, {"一索:趣沖賞": 3}),
-    # 趣沖青, connected 2, unconnected 1
-    (["一索", "二索"], "三索", {}, 2, {"一索:趣沖青": 2}),
-    (["一索", "三萬"], "五索", {"chong_link": "tong_men"}, 1, {"一索:趣沖青": 1}),
+    (["空文", "三索"], "九文", 3, {"空文:賞沖趣": 3}),
+    # 賞沖副肩 / 賞沖副趣 without a run: 1
+    (["九萬", "三索"], "七萬", 1, {"九萬:賞沖副肩": 1}),
+    (["九萬", "三索"], "二萬", 1, {"九萬:賞沖副趣": 1}),
+    # 賞沖青 / 肩沖青 unconnected, 1 each
+    (["九萬", "八萬"], "五萬", 2, {"九萬:賞沖青": 1, "八萬:肩沖青": 1}),
+    (["八萬", "九萬"], "二萬", 2, {"九萬:賞沖副趣": 1, "八萬:肩沖副趣": 1}),
+    # 肩沖賞, 趣沖副趣, 趣沖副肩, 趣沖賞, 趣沖青
+    (["八索", "三萬"], "九索", 3, {"八索:肩沖賞": 3}),
+    (["一索", "三萬"], "二索", 2, {"一索:趣沖副趣": 2}),
+    (["一索", "三萬"], "七索", 1, {"一索:趣沖副肩": 1}),
+    (["一索", "三萬"], "九索", 3, {"一索:趣沖賞": 3}),
+    (["一索", "三萬"], "五索", 1, {"一索:趣沖青": 1}),
+    # The run branch (連續牌組開冲): three values or more in a row through the seat's cards.
+    # Below all the seat's won cards of the run: 2 each; above them all: 3 each.
+    (["九萬", "八萬"], "七萬", 4, {"八萬:連沖": 4}),         # run 9-8-7, two won above
+    (["九萬", "八萬", "七萬"], "六萬", 6, {"七萬:連沖": 6}),  # 2 × 3 (the rows gave 4)
+    (["九萬", "一萬"], "二萬", 4, {"一萬:連沖": 4}),         # run 1-2 … 9: 1 and 9 won
+    (["八萬", "九萬"], "一萬", 5, {"九萬:連沖": 5}),         # 2 × 2 + 1 (極 below the 賞 run)
+    (["八萬", "九萬", "一萬"], "二萬", 6, {"一萬:連沖": 6}),
+    (["一索", "九索"], "八索", 4, {"九索:連沖": 4}),
+    (["一索", "九索", "八索"], "七索", 6, {"八索:連沖": 6}),
+    (["一索", "二索"], "三索", 6, {"二索:連沖": 6}),         # 3 × 2 (the rows gave 2)
 ])
-def test_app_u_rows(won, stock, options, total, parts):
-    t = one(won, stock, chong_points="app_u", **options)
+def test_app_u_takes(won, stock, total, parts):
+    t = one(won, stock, **APP_U)
     assert (pts(t), kinds(t)) == (total, parts)
 
 
 def test_app_u_twins_bonus_per_take():
-    t = one(["萬萬", "三索"], "百萬", trick_has={"萬萬": ["千萬"]}, chong_points="app_u")
+    t = one(["萬萬", "三索"], "百萬", trick_has={"萬萬": ["千萬"]}, **APP_U)
     assert pts(t) == 5 + 5                                  # 十 錦張: +5 × 1
-    t = one(["萬萬", "二十"], "三十", trick_has={"萬萬": ["千萬", "百萬"]}, chong_points="app_u")
-    assert pts(t) == 2 + 2 + 2 * 2                          # 十 青: +2 × 2 (萬王之王)
+
+
+def test_app_u_jiu_shi_is_the_shi_suit_jian():
+    """Fault 1: the code's 十-suit 肩 is 九十 (賞 value 百萬).  E won 九十 and 九萬; the stock
+    turns 百萬 then 千萬.  九十 anchors: 肩沖賞 百萬 3, then (百萬 now taken) 千萬 3: 6 — the
+    engine used to take nothing (九十 was no anchor)."""
+    out, _ = takes({E: ["九十", "九萬"]}, ["百萬", "千萬"], **APP_U)
+    assert [(t.card, t.kind, pts(t)) for t in out] == [(Card.SHI_BAI, "肩沖賞", 3),
+                                                       (Card.SHI_QIAN, "肩沖賞", 3)]
+
+
+def test_app_u_yin_hua_through_jiu_shi():
+    """印花 (九十 上桌 takes 百老, a 錦張 上桌 in each other suit) is reachable from 九十 alone:
+    E won 九十, 九萬, 九索 and 空文; the stock turns 百萬: 3 for the take + 印花 30 (公賀)."""
+    rs = find_ruleset("app")
+    st = hand({E: ["九十", "九萬", "九索", "空文"]}, ["百萬"])
+    out = run_kai_chong(rs.procedure.kai_chong, st)
+    assert [(t.card, pts(t)) for t in out] == [(Card.SHI_BAI, 3)]
+    assert rs.items["yin_hua"].condition(st, int(E))
+
+
+def test_app_u_twins_count_only_up_to_the_winning_card():
+    """Fault 2: E led 萬萬 and won; S's 千萬 and W's 百萬 came after it (both 滅).  The code
+    counts the 三花 played up to the winning card: one, so no twins, and 二十 taken by 十字互沖
+    is 5 — the engine used to count the whole trick (萬王之王, twins 2: 5 + 5 × 2 = 15).  With
+    千萬 and 百萬 played before 萬萬 it is 15."""
+    late = one(["萬萬", "三索"], "二十", after={"萬萬": ["千萬", "百萬"]}, **APP_U)
+    assert pts(late) == 5
+    early = one(["萬萬", "三索"], "二十", trick_has={"萬萬": ["千萬", "百萬"]}, **APP_U)
+    assert pts(early) == 5 + 5 * 2
+    web = one(["萬萬", "三索"], "二十", after={"萬萬": ["千萬", "百萬"]})
+    assert kinds(web) == {"萬萬:十字互沖": 15}    # the web version counts the whole trick
+
+
+def test_app_u_first_qualifying_trick_gives_the_twins():
+    """The code keeps a seat's first twin trick, not its best.  Two twin tricks need four 三花
+    cards, so this is a constructed state, not a play: E's first trick is 千捉百 (1), a later
+    one 萬王之王 (2).  二十 by 十字互沖 from 千萬 and 萬萬: 5 × 2 + 5 × 1 (first) = 15, not
+    5 × 2 + 5 × 2 (best) = 20 — what the web version's "best" reading would give."""
+    st = hand({E: ["千萬", "萬萬", "三索"]}, ["二十"],
+              trick_has={"千萬": ["百萬"], "萬萬": ["千萬", "百萬"]})
+    out = run_kai_chong(kai_chong(**APP_U), st)
+    assert pts(out[0]) == 15
+
+
+def test_app_u_shi_qing_twins_bonus_is_x_times_twins():
+    """Fault 3: on a 十 青 card the code adds the 賞 part's factor x times twins (x·twins), not
+    2·twins.  S won 萬萬 over 千萬 over 百萬 (百萬 led; 萬王之王, twins 2) and 三索; the stock
+    turns 八十: 賞沖副肩 without 九十 in the pile, x = 1: 1 + 1 × 2 = 3 (it used to be 1 + 2 × 2)."""
+    t = one(["萬萬", "三索"], "八十", trick_has={"萬萬": ["百萬", "千萬"]}, **APP_U)
+    assert (pts(t), kinds(t)) == (3, {"萬萬:賞沖副肩": 1})
+
+
+def test_app_u_precheck_jian_without_shang():
+    """「肩上桌不遇賞」: a seat whose 肩 is 上桌 without a 賞 or 極 beside it takes nothing below
+    the 賞 — not even by a run.  E won 八萬 and 七萬, the stock turns 六萬: nothing."""
+    assert one(["八萬", "七萬"], "六萬", **APP_U) is None
+    assert pts(one(["八萬", "七萬"], "九萬", **APP_U)) > 0     # the 賞 itself it may take
 
 
 # ---------------------------------------------------------------- settlement

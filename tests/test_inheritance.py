@@ -18,8 +18,8 @@ from mahdiao_rules.play.tricks import play_random
 from mahdiao_rules.ruleset import find_ruleset, load_ruleset
 
 TU_ITEMS = {"xiao_tu", "da_huo_bai_tu", "quan_tu_da_huo", "xiao_huo_bai_tu"}
-SMALL_SE_YANG = {"bai_hou_qu", "qu_hou_bai", "mei_nv_can_chan", "xiao_can_chan",
-                 "zhuo_ji_xian_ji", "zhuo_ji_xian_bai"}
+SMALL_SE_YANG = {"bai_hou_qu", "qu_hou_bai", "mei_nv_can_chan", "xiao_can_chan", "zhuo_ji_xian_ji"}
+"""The small 色樣 鏡花緣 names that the catalogue has (捉百獻極 is not the app's 捉極獻百)."""
 
 
 def random_played(seed: int) -> Deal:
@@ -42,17 +42,25 @@ def test_qing_has_no_tu_and_keeps_the_app_catalogue():
     assert qing.extends == ("app",)
 
 
-def test_qing_shi_pu_drops_the_six_small_se_yang():
+def test_qing_shi_pu_drops_the_small_se_yang_the_novel_names():
     gu, shi = find_ruleset("qing"), find_ruleset("qing", {"pu": "shi"})
     assert SMALL_SE_YANG <= set(gu.items)
     assert set(gu.items) - set(shi.items) == SMALL_SE_YANG
+    assert "zhuo_ji_xian_bai" in shi.items                 # the app's, not the novel's 捉百獻極
+    assert "之類" in shi.options["pu"].choices["shi"]       # the list is illustrative
 
 
 def test_qing_tags_what_qing_texts_attest():
     qing = find_ruleset("qing")
     attested = {i for i, item in qing.items.items() if item.tags.get("attested_qing")}
-    assert {"bai_ji_yu_bei", "qi_lin_zhong", "tian_nv_san_hua", "kai_chong"} <= attested
-    assert "ba_quan" not in attested
+    assert attested == {"bai_ji_yu_bei", "bai_hou_qu", "qu_hou_bai", "mei_nv_can_chan",
+                        "xiao_can_chan", "zhuo_ji_xian_ji", "san_hua_tian_nv", "tian_nv_san_hua",
+                        "qi_lin_zhong", "kai_chong"}
+    # no text names a 賞/肩 鯽魚背, a 麒麟種 formed on the table, or 捉極獻百
+    assert not attested & {"shang_ji_yu_bei", "shang_ji_yu_bei_mei", "jian_ji_yu_bei",
+                           "jian_ji_yu_bei_mei", "qi_lin_zhong_shang_zhuo", "zhuo_ji_xian_bai"}
+    kai_chong = qing.items["kai_chong"].tags["attested_qing"]
+    assert kai_chong.parts[0].quote == "百子開沖，紅萬沖出"
 
 
 def test_da_huo_bai_tu_under_app_is_plain_da_huo_bai_under_qing():
@@ -205,3 +213,32 @@ def test_a_derived_ruleset_never_passes_for_its_base(tmp_path):
     assert named.name_en == "My reading"
     assert find_ruleset("qing").name_en.startswith("Qing-dynasty")
     assert (bare.order, bare.colour) == (None, None)  # neither is inherited
+
+
+def test_qing_shi_shu_men_changes_the_heuristic_play_and_the_payments():
+    """Deal with 莊 S, played by the heuristic policy.  W's 百老 wins trick 4; 萬萬 (W) and 千萬 (N)
+    are still out when S, without 百老 or 萬萬, leads trick 7.
+    san_hua: 十 is still a 禁門, S leads 七索; W ends with 5 tricks, S 2, N 1, E 0.  K: W 吊 2 +
+    大活百 3 = 5, S 0, E = N = −2; 開沖 W 10, S 3.  E −2 − 3 − 敲門 1 = −6, N −6,
+    W 5 + (10 − 3) + 2 = 14, S −(−2 + 5 − 2) + (3·3 − 10) = −2.
+    bai_zi: 百子上桌, so S leads 二十; W captures with 萬萬 (N's 千萬 comes too late) and takes
+    trick 8: 6 tricks, 六桌吊 3 (公賀); 開沖 W 8.  E −2 − 3 − 1 − 3 = −9, N −9,
+    W 5 + (8 − 3) + 2 + 9 = 21, S −1 + (9 − 8) − 3 = −3."""
+    from mahdiao_rules.cards import parse_card
+    from mahdiao_rules.play.policies import make_policy
+
+    def cards(text: str) -> tuple[Card, ...]:
+        return tuple(Card(int(parse_card(c))) for c in text.split())
+    deal = Deal(id="shi-shu-men", banker=S, hands=(
+        cards("七十 三十 六萬 五萬 四萬 四索 四文 九文"), cards("六十 五十 二十 二萬 七索 五索 半文 八文"),
+        cards("萬萬 百萬 八十 九萬 八索 一索 六文 七文"), cards("千萬 三萬 一萬 九索 三索 一文 二文 五文")),
+        stock=cards("八萬 六索 九十 七萬 四十 二索 三文 空文"))
+    nets = {}
+    for reading in ("san_hua", "bai_zi"):
+        rs = find_ruleset("qing", {"shi_shu_men": reading})
+        s = settle_deal(rs, deal, policy=make_policy("heuristic", rs))
+        nets[reading] = [n / 24 for n in s.nets]
+        nets[reading + "_lead7"] = s.play.tricks[6].cards[0].hanzi
+    assert nets["san_hua_lead7"] == "七索" and nets["bai_zi_lead7"] == "二十"
+    assert nets["san_hua"] == [-6, -2, 14, -6, 0]
+    assert nets["bai_zi"] == [-9, -3, 21, -9, 0]

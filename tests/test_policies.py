@@ -3,6 +3,7 @@ heuristic on a constructed position (one test per duty, citing the docstring's s
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 
@@ -173,6 +174,20 @@ def test_shi_is_barred_until_the_san_hua_are_out_app():
     """S0 §三.4(4) / digest §2.3: 十 is a 禁門 before 三花 have appeared, without 賞 or 百老."""
     assert lead(APP_DUTIES, {E: "九十 八十 七十 三文"}) == "三文"
     assert lead(APP_DUTIES, {E: "九十 八十 七十 三文"}, up="萬萬 千萬 百老") == "九十"
+
+
+def test_shi_shu_men_bai_zi_frees_shi_once_bai_lao_has_won():
+    """qing option shi_shu_men: 「三花落盡，十字變為熟門」 (san_hua) or 「百子上桌，十子就算熟門」
+    (bai_zi).  S has won a trick with 百老; 萬萬 and 千萬 are still out.  With 九十 八十 七十
+    三文, E leads 三文 under san_hua (十 still a 禁門) but a 十 card under bai_zi (the weakest
+    of his longest suit, 七十)."""
+    won = {"won": {S: "百老"}}
+    assert lead(APP_DUTIES, {E: "九十 八十 七十 三文"}, **won) == "三文"
+    bai_zi = dataclasses.replace(APP_DUTIES, shi_shu_men="bai_zi")
+    assert lead(bai_zi, {E: "九十 八十 七十 三文"}, **won) == "七十"
+    assert lead(bai_zi, {E: "九十 八十 七十 三文"}) == "三文"    # 百老 not yet 上桌
+    assert duties_of(find_ruleset("qing", {"shi_shu_men": "bai_zi"})).shi_shu_men == "bai_zi"
+    assert duties_of(find_ruleset("qing")).shi_shu_men == "san_hua"
 
 
 def test_shang_waits_for_its_jian():

@@ -70,8 +70,10 @@ OPTION_SETS = {
               "yi_shang_multi": "sum", "ban_wen_num": "half", "shang_cards": "s3_examples",
               "quan_tu": "won", "qi_zhuo": "any_seven"}],
     "app": [{"kai_zhu_values": "code", "xiao_huo_bai_tu_mode": "add", "face_num": "code_value",
-             "fo_chi_jiao": "kai_zhu", "he_exemption": "bai_lao"}],
-    "qing": [{"pu": "shi", "he_exemption": "bai_lao"}],
+             "fo_chi_jiao": "kai_zhu", "he_exemption": "bai_lao"},
+            {"chong_points": "app_w", "chong_link": "xiang_lian", "si_jian_zai_shou": "code",
+             "mian_dou_detection": "code", "first_banker": "face"}],
+    "qing": [{"pu": "shi", "he_exemption": "bai_lao", "shi_shu_men": "bai_zi"}],
 }
 
 

@@ -262,6 +262,10 @@ class Duties:
     """The ruleset pays 色樣 on won cards (play-phase 公賀 items): break a forming one."""
     bai_lao_penalty: bool = False
     """Winning 百老 without 正本 costs the winner (the app's 佛赤腳)."""
+    shi_shu_men: str = "san_hua"
+    """When 十 stops being a 禁門 (app school): ``san_hua`` once the 三花 are out (鏡花緣
+    「三花落盡，十字變為熟門」), ``bai_zi`` also as soon as 百老 has won a trick (「百子上桌，十子
+    就算熟門」, a practice 鏡花緣 says is not in the book): the ruleset's option shi_shu_men."""
 
 
 class HeuristicPolicy:
@@ -445,7 +449,9 @@ class HeuristicPolicy:
                         bad &= ~WANWAN  # "以圖尊": with 千萬 in hand, 萬萬 may go first
                     if bad:
                         out.append(("shi", bad))
-            elif shown & SAN_HUA != SAN_HUA and not hand & (BAI_LAO | WANWAN):
+            elif (shown & SAN_HUA != SAN_HUA and not hand & (BAI_LAO | WANWAN)
+                  and not (self.duties.shi_shu_men == "bai_zi"
+                           and (t.won[0] | t.won[1] | t.won[2] | t.won[3]) & BAI_LAO)):
                 out.append(("shi", SHI & hand))
         # 4. a 賞 waits until its 肩 has shown.
         bad = 0
@@ -652,7 +658,8 @@ def duties_of(ruleset: Ruleset | None) -> Duties:
         if item.need_won.bit_count() >= 2 and sign >= 0:
             combos.append((item.need_won, kind_of[item.channel]))
     return Duties(school=school, sheng_dai=dict(ruleset.procedure.sheng_dai),
-                  combos=tuple(dict.fromkeys(combos)), se_yang=se_yang, bai_lao_penalty=penalty)
+                  combos=tuple(dict.fromkeys(combos)), se_yang=se_yang, bai_lao_penalty=penalty,
+                  shi_shu_men=ruleset.option_values.get("shi_shu_men", "san_hua"))
 
 
 # ====================================================================== registry

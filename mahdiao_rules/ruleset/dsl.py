@@ -62,6 +62,7 @@ class HandState:
         "won_cand",
         "won_order",
         "won_tricks",
+        "won_upto",
     )
 
     def __init__(self, banker: int, held: list[int], stock: tuple[int, ...]) -> None:
@@ -79,6 +80,8 @@ class HandState:
         """Each seat's 上卓 cards in winning order."""
         self.won_tricks: list[tuple[int, ...]] = [(), (), (), ()]
         """Mask of all four cards of each trick a seat won, aligned with won_order."""
+        self.won_upto: list[tuple[int, ...]] = [(), (), (), ()]
+        """Mask of the cards of each won trick played up to and including the winning card."""
         self.chong: list[tuple[int, ...]] = [(), (), (), ()]
         """Stock cards each seat took in 開沖, in order."""
         self.chong_masks = [0, 0, 0, 0]

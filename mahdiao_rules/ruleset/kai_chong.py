@@ -10,7 +10,8 @@ a ruleset (see ``rulesets/app/kai_chong.yaml``)::
     first: trick_8_winner          # who tries first (FIRST_KINDS)
     after_take: taker              # who tries first for the next card (AFTER_TAKE)
     twins: [{won_with: SET, trick_has: [SET, …], value: N}, …]   # 多胞胎 captures
-    points: {rows: [ROW, …], twins: multiply | {add: [{to: SET, points: N}, …]}}
+    points: {rows: [ROW, …], twins: multiply | {add: [{to: SET, points: N | times_points_of: SET}, …]},
+             twins_cards: trick | upto_winner, twins_trick: best | first, run: {…}}
     source: {ref: …, quote: …}
 
 Points come from the seat's 上桌 cards of the card's suit (the *sources*, as in
@@ -31,7 +32,17 @@ tests pass, gives its points; the take is worth their sum.  Row tests:
 ``twins`` rows name a seat's 三花 captures (萬萬 or 千萬 winning a trick that held
 other 三花 cards); a scheme either multiplies a capturing source's points by
 ``1 + value`` (APP-W ``getCaptureMultiplier``) or adds points per take times the
-seat's best value (APP-U ``twins``).
+seat's value (APP-U ``twins``): a fixed number per take, or (``times_points_of: SET``) the
+points of the take's first part whose source is in SET — the code's ``x·twins``.  The
+seat's value is its best trick's (``twins_trick: best``) or its first qualifying trick's
+(``first``, APP-U ``DiscardCommand`` keeps the first); ``twins_cards: upto_winner`` counts
+only the cards played up to and including the winning card, as the code does.
+
+``run`` (APP-U ``CardChong.KanChong``, read literally; see :class:`RunBranch`): the code's
+prechecks and its run branch (連續牌組開冲), tried before the point rows.  A card passes the
+prechecks, then either a run of ``min_length`` values or more through it, the seat's won
+and taken cards scores it by where it lies against the seat's won cards of the run, or the
+rows score it.
 
 This module compiles the spec into a :class:`KaiChong` table (card masks and
 rows); :mod:`mahdiao_rules.settle.kai_chong` runs it for a played hand.
@@ -185,6 +196,31 @@ class TwinRow:
 class BonusRow:
     to: int
     points: int
+    times_points_of: int = 0
+    """When set: the bonus per twin is the points of the first part whose source is here."""
+
+
+RUN_POINTS = ("top", "bottom", "middle_above", "middle_below", "middle_below_both_ends",
+              "jin_top", "jin_bottom", "jin_middle", "jin_middle_both_ends", "shang_to_ji",
+              "twins_jin", "twins_qing")
+
+
+@dataclass(frozen=True, slots=True)
+class RunBranch:
+    """APP-U ``KanChong``'s prechecks and run branch, with the code's value line.
+
+    A card's *value* counts up from the bottom of its suit (十: 二十 1 … 九十 8, 百萬 9, 千萬
+    10, 萬萬 11; 萬/索: 一 1 … 九 9; 文: 九文 1 … 一文 9, 半文 10, 空文 11); ``ish`` is the
+    suit's 賞 value, the value of its card in ``shang_line`` (百萬, 九萬, 九索, 空文).
+    The points (``RUN_POINTS``) are the code's, named.
+    """
+
+    shang_line: int
+    min_length: int
+    points: dict[str, int]
+    jin_suit: int
+    """The suit whose 錦張 get the run's 錦 bonuses and the twins (十)."""
+    kind: str
 
 
 _ROW_KEYS = {"kind", "from", "to", "points", "needs", "with_won", "connected", "alone",
@@ -238,10 +274,34 @@ def _twins_add(c: Compiler, arg: Any, path: Path) -> tuple[str, tuple[BonusRow, 
     rows = []
     for i, row in enumerate(arg):
         where = path + (i,)
-        row = _mapping(c, row, where, {"note"}, {"to", "points"}, "a twins bonus row")
-        rows.append(BonusRow(_mask(c, row["to"], where + ("to",)),
-                             c.number(row["points"], where + ("points",))))
+        row = _mapping(c, row, where, {"note", "points", "times_points_of"}, {"to"},
+                       "a twins bonus row")
+        if ("points" in row) == ("times_points_of" in row):
+            raise c.error(where, "a twins bonus row has points: N or times_points_of: SET")
+        if "points" in row:
+            rows.append(BonusRow(_mask(c, row["to"], where + ("to",)),
+                                 c.number(row["points"], where + ("points",))))
+        else:
+            rows.append(BonusRow(_mask(c, row["to"], where + ("to",)), 0,
+                                 _mask(c, row["times_points_of"], where + ("times_points_of",))))
     return "add", tuple(rows)
+
+
+def _run_branch(c: Compiler, node: Any, path: Path) -> RunBranch:
+    node = _mapping(c, node, path, {"note", "kind"},
+                    {"shang_line", "min_length", "points", "jin_suit"}, "run (KanChong's run branch)")
+    line = _mask(c, node["shang_line"], path + ("shang_line",))
+    if sorted(CARD_SUIT[x] for x in bits_of(line)) != [0, 1, 2, 3]:
+        raise c.error(path + ("shang_line",), "shang_line: names one card of each suit")
+    pts = _mapping(c, node["points"], path + ("points",), set(), set(RUN_POINTS), "run points")
+    jin = _mask(c, node["jin_suit"], path + ("jin_suit",))
+    suits = {CARD_SUIT[x] for x in bits_of(jin)}
+    if len(suits) != 1:
+        raise c.error(path + ("jin_suit",), "jin_suit: names one suit")
+    kind, _ = c.resolve(node.get("kind", "連沖"), path + ("kind",))
+    return RunBranch(shang_line=line, min_length=_int(c, node, "min_length", path, 1, 11),
+                     points={k: c.number(pts[k], path + ("points", k)) for k in RUN_POINTS},
+                     jin_suit=suits.pop(), kind=str(kind))
 
 
 TWIN_EFFECTS: dict[str, Callable[[Compiler, Any, Path], tuple[str, tuple[BonusRow, ...]]]] = {
@@ -286,6 +346,11 @@ class KaiChong:
     twin_effect: str
     bonus: tuple[BonusRow, ...]
     source: Citation
+    twins_upto_winner: bool = False
+    """Count a trick's 三花 only up to its winning card (APP-U DiscardCommand)."""
+    twins_first: bool = False
+    """The seat's first qualifying trick, not its best (APP-U keeps the first)."""
+    run: RunBranch | None = None
 
 
 # ====================================================================== compile
@@ -293,7 +358,7 @@ class KaiChong:
 _SPEC_KEYS = {"min_tricks", "anchors", "links", "sequence", "first", "after_take", "twins",
               "points", "source", "note"}
 _OPTIONAL_KEYS = {"sequence", "twins", "after_take", "note"}
-_SCHEME_KEYS = {"rows", "twins", "source", "note"}
+_SCHEME_KEYS = {"rows", "twins", "twins_cards", "twins_trick", "run", "source", "note"}
 
 
 def compile_kai_chong(c: Compiler, node: dict[str, Any], path: Path) -> KaiChong:
@@ -323,6 +388,13 @@ def compile_kai_chong(c: Compiler, node: dict[str, Any], path: Path) -> KaiChong
     twins = _twin_rows(c, spec["twins"], path + ("twins",)) if "twins" in spec else ()
     if effect != "none" and not twins:
         raise c.error(spath + ("twins",), "a twins effect needs procedure.kai_chong.twins rows")
+    cards, cards_path = c.resolve(scheme.get("twins_cards", "trick"), spath + ("twins_cards",))
+    if cards not in ("trick", "upto_winner"):
+        raise c.error(cards_path, f"twins_cards: is trick or upto_winner, not {cards!r}")
+    which, which_path = c.resolve(scheme.get("twins_trick", "best"), spath + ("twins_trick",))
+    if which not in ("best", "first"):
+        raise c.error(which_path, f"twins_trick: is best or first, not {which!r}")
+    run = _run_branch(c, scheme["run"], spath + ("run",)) if "run" in scheme else None
     neighbours = _neighbours(c, spec["links"], path + ("links",))
     sequence = neighbours
     if "sequence" in spec:
@@ -342,4 +414,7 @@ def compile_kai_chong(c: Compiler, node: dict[str, Any], path: Path) -> KaiChong
         twin_effect=effect,
         bonus=bonus,
         source=Citation.of(src),
+        twins_upto_winner=cards == "upto_winner",
+        twins_first=which == "first",
+        run=run,
     )

@@ -307,7 +307,7 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
         st.trick_winners = tuple(int(t.winner) for t in play.tricks)
         st.won_order = [tuple(w) for w in play.won]
         if ruleset.needs_trick_masks:  # only trick_has: patterns and 開沖 read them
-            st.won_tricks = _won_trick_masks(play)
+            st.won_tricks, st.won_upto = _won_trick_masks(play)
         if ruleset.procedure.kai_chong is not None:
             chong = tuple(run_kai_chong(ruleset.procedure.kai_chong, st))
         played = _run_phase(ruleset, "play", st, books)
@@ -330,14 +330,18 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
     )
 
 
-def _won_trick_masks(result: PlayResult) -> list[tuple[int, ...]]:
+def _won_trick_masks(result: PlayResult) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Per seat, each won trick's cards: all four, and those played up to the winning card."""
     out: list[list[int]] = [[], [], [], []]
+    upto: list[list[int]] = [[], [], [], []]
     for t in result.tricks:
         mask = 0
         for c in t.cards:
             mask |= 1 << c
+            if c == t.winning_card:
+                upto[t.winner].append(mask)
         out[t.winner].append(mask)
-    return [tuple(m) for m in out]
+    return [tuple(m) for m in out], [tuple(m) for m in upto]
 
 
 def _event_error(deal: Deal, index: int, message: str) -> InputError:

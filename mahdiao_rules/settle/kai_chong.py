@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_HANZI, CARD_SUIT, SUIT_MASKS, Card, bits_of
+from ..cards import CARD_HANZI, CARD_SUIT, SUIT_MASKS, SUIT_RANGES, Card, bits_of
 from ..deal import SEATS, Seat
 from ..ruleset.dsl import HandState
-from ..ruleset.kai_chong import KaiChong
+from ..ruleset.kai_chong import KaiChong, RunBranch
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +107,17 @@ def _try(kc: KaiChong, st: HandState, p: int, card: int, taken: int, taken_order
     comp = _component(kc.neighbours, card, mine)
     if not comp & ((won & kc.anchors) | taken):
         return None  # not linked to a 上桌 賞/肩/百/趣 or a card taken before
+    anchor = _anchor(kc, st, p, card, mine, taken_order)
+    if kc.run is not None:
+        if _blocked(kc.run, card, won, mine):
+            return None
+        run = _run_points(kc.run, card, won, mine)
+        if run is not None:
+            if CARD_SUIT[card] == kc.run.jin_suit:
+                run += _twins_of_seat(kc, st, p) * kc.run.points[
+                    "twins_jin" if _is_jin(kc.run, card) else "twins_qing"]
+            return ChongTake(Card(card), SEATS[p], run, kc.run.kind, Card(anchor), duo,
+                             (ChongPart(Card(anchor), kc.run.kind, run),))
     if kc.sequence is not kc.neighbours:
         comp = _component(kc.sequence, card, mine)
     parts = _score(kc, st, p, card, won, mine | (1 << card), comp)
@@ -118,9 +129,12 @@ def _try(kc: KaiChong, st: HandState, p: int, card: int, taken: int, taken_order
         if twins:
             for row in kc.bonus:
                 if row.to >> card & 1:
-                    total += row.points * twins
+                    if row.times_points_of:
+                        total += twins * next((x.points for x in parts
+                                               if row.times_points_of >> x.source & 1), 0)
+                    else:
+                        total += row.points * twins
                     break
-    anchor = _anchor(kc, st, p, card, mine, taken_order)
     kind = next((x.kind for x in parts if x.source == anchor),
                 max(parts, key=lambda x: x.points).kind)
     return ChongTake(Card(card), SEATS[p], total, kind, Card(anchor), duo, tuple(parts))
@@ -162,9 +176,10 @@ def _twins_of_card(kc: KaiChong, st: HandState, p: int, s: int) -> int:
     if not kc.twins:
         return 0
     order = st.won_order[p]
+    masks = st.won_upto[p] if kc.twins_upto_winner else st.won_tricks[p]
     for i, w in enumerate(order):
         if w == s:
-            trick = st.won_tricks[p][i] & ~(1 << s)
+            trick = masks[i] & ~(1 << s)
             for row in kc.twins:
                 if row.won_with >> s & 1 and all(trick & m for m in row.trick_has):
                     return row.value
@@ -173,7 +188,98 @@ def _twins_of_card(kc: KaiChong, st: HandState, p: int, s: int) -> int:
 
 
 def _twins_of_seat(kc: KaiChong, st: HandState, p: int) -> int:
-    return max((_twins_of_card(kc, st, p, s) for s in st.won_order[p]), default=0)
+    """The seat's twins value: its best trick's, or (``twins_first``) its first qualifying one's."""
+    values = (_twins_of_card(kc, st, p, s) for s in st.won_order[p])
+    if kc.twins_first:
+        return next((v for v in values if v), 0)
+    return max(values, default=0)
+
+
+# ---------------------------------------------------------------- APP-U KanChong, literally
+
+def _value(card: int) -> int:
+    """The code's value of a card: counted up from the bottom of its suit (二十 = 1, 萬萬 = 11)."""
+    return SUIT_RANGES[CARD_SUIT[card]][1] - card
+
+
+def _ish(run: RunBranch, suit: int) -> int:
+    """The suit's 賞 value: the value of its card in shang_line (十: 百萬 = 9)."""
+    return _value((run.shang_line & SUIT_MASKS[suit]).bit_length() - 1)
+
+
+def _values(mask: int) -> set[int]:
+    return {_value(c) for c in bits_of(mask)}
+
+
+def _is_jin(run: RunBranch, card: int) -> bool:
+    v = _value(card)
+    return v == 1 or v >= _ish(run, CARD_SUIT[card])
+
+
+def _blocked(run: RunBranch, card: int, won: int, pile: int) -> bool:
+    """The code's 「肩上桌不遇賞」: the seat won the 肩 (ish − 1) but holds no 賞-class card
+    and no 極 among its won and taken cards, and the card lies below the 賞 value."""
+    ish = _ish(run, CARD_SUIT[card])
+    a, p = _values(won), _values(pile)
+    return (ish - 1) in a and not any(x >= ish for x in p) and 1 not in p and _value(card) < ish
+
+
+def _run_points(run: RunBranch, card: int, won: int, pile: int) -> int | None:
+    """KanChong's run branch: the points of taking *card*, or None when no run of
+    ``min_length`` values goes through the seat's won and taken cards (*pile*) and it.
+
+    The run is read as the code reads it: up from value 1 while present, then down from
+    the 賞 value while present (a value may count twice); when the card lies above a gap in
+    the low run and below a gap in the high one, there is no run.  A run the seat won
+    none of makes the code fail; here the rows are tried instead (a limit).
+    """
+    ish = _ish(run, CARD_SUIT[card])
+    v = _value(card)
+    present = _values(pile) | {v}
+    low: list[int] = []
+    reaches = True
+    for j in range(1, ish + 1):
+        if j in present:
+            low.append(j)
+        else:
+            if v > j:
+                reaches = False
+            break
+    high: list[int] = []
+    for i in range(ish, 0, -1):
+        if i in present:
+            high.append(i)
+        elif not reaches and v < i:
+            low, high = [], []
+            break
+        else:
+            break
+    run_values = low + high
+    if len(run_values) < run.min_length:
+        return None
+    a = _values(won)
+    f = sorted(set(run_values) & a)
+    if not f:
+        return None
+    pt = run.points
+    jin = (CARD_SUIT[card] == run.jin_suit and _is_jin(run, card)
+           and any(x >= ish or x == 1 for x in f))
+    n_shang = sum(1 for x in a if x >= ish)
+    n_spade = n_shang + (1 in a)
+    m = len(f)
+    if v >= f[-1]:
+        return pt["top"] * m + (pt["jin_top"] * n_spade if jin else 0)
+    if v <= f[0]:
+        extra = pt["jin_bottom"] * n_spade if jin else (pt["shang_to_ji"] if ish in f and v == 1 else 0)
+        return pt["bottom"] * m + extra
+    above = sum(1 for x in f if x > v)
+    below = [x for x in f if x < v]
+    jb = sum(1 for x in below if x >= ish or x == 1)
+    if 1 in f and ish in f:
+        return (pt["middle_above"] * above + pt["middle_below_both_ends"] * len(below)
+                + (pt["jin_middle_both_ends"] * jb if jin else 0))
+    return (pt["middle_above"] * above + pt["middle_below"] * len(below)
+            + (pt["jin_middle"] * jb if jin else 0))
 
 
 def _anchor(kc: KaiChong, st: HandState, p: int, card: int, mine: int, taken_order: list[int]) -> int:
