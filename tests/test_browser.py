@@ -36,9 +36,10 @@ PAGES: dict[str, list[str]] = {
     "rules diff": ["rules", "diff", "feng", "qing", "app"],
     "simulate": ["simulate", "-n", "40", "--seed", "browser"],
     "ablate": ["ablate", "-r", "feng", "-n", "40", "--seed", "browser"],
+    "reconstruct": ["reconstruct", "-r", "feng", "-r", "app", "--samples", "20"],
 }
 WIDTHS = (1024, 1920)
-NET_CELLS = {"replay", "replay -r all", "explain"}
+NET_CELLS = {"replay", "replay -r all", "explain", "reconstruct"}
 
 
 @pytest.fixture(scope="module")

@@ -259,3 +259,54 @@ def test_completion_offers_ruleset_ids_options_and_readings():
         "feng.diao_settlement=differential", "feng.diao_settlement=winner_only"]
     assert complete("mahdiao explain --seat s") == ["south"]
     assert complete("mahdiao replay --set nosuch.x") == []
+
+
+def test_the_first_run_says_how_to_see_more(monkeypatch):
+    assert invoke("replay").stderr == ""  # not on a terminal: the report only
+    monkeypatch.setattr(common, "stderr_is_terminal", lambda: True)
+    hint = invoke("replay").stderr
+    assert "bundled worked examples" in hint and "mahdiao replay -r all" in hint
+    assert invoke("replay", str(EXAMPLES)).stderr == ""  # only for the bundled examples
+
+
+# ---------------------------------------------------------------------- the same formats everywhere
+
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+
+REPORT_COMMANDS = {
+    "replay": ["replay", "--deal", "cross-ruleset"],
+    "explain": ["explain", "--deal", "cross-ruleset", "--seat", "east"],
+    "rules table": ["rules", "table", "feng"],
+    "rules diff": ["rules", "diff", "feng", "app"],
+    "simulate": ["simulate", "-n", "20"],
+    "ablate": ["ablate", "-r", "feng", "--options", "first_lead", "-n", "20"],
+    "reconstruct": ["reconstruct", "--samples", "10", "--deal", "s3-example-3-partial"],
+}
+
+
+@pytest.mark.parametrize("name", list(REPORT_COMMANDS))
+def test_every_report_command_offers_every_format(name, tmp_path):
+    for ext in ("txt", "md", "html", "tex", "csv", "json"):
+        out = tmp_path / f"r.{ext}"
+        result = invoke(*REPORT_COMMANDS[name], "-o", str(out))
+        assert result.exit_code == 0, (name, ext, result.stderr)
+        text = out.read_text(encoding="utf-8")
+        if ext == "json":
+            json.loads(text)
+        elif ext == "csv":
+            assert text.startswith("\ufeff") and text.count("\n") >= 2
+        elif ext == "html":
+            assert text.startswith("<!DOCTYPE html>")
+        elif ext == "tex":
+            assert "\\begin{document}" in text and "\\end{document}" in text
+
+
+@pytest.mark.skipif(shutil.which("xelatex") is None, reason="xelatex is not installed (Debian: texlive-xetex "
+                    "texlive-lang-chinese); the LaTeX text is still checked above")
+@pytest.mark.parametrize("name", ["explain", "simulate", "ablate", "reconstruct"])
+def test_the_new_latex_reports_compile(name, tmp_path):
+    invoke(*REPORT_COMMANDS[name], "-o", str(tmp_path / "t.tex"))
+    done = subprocess.run(["xelatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]

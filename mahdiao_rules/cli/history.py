@@ -22,6 +22,8 @@ from ..io.dealcode import decode, encode
 from ..io.dealfile import dump_deals, parse_deals
 from ..io.resources import data_dir
 from ..io.yamlsafe import load_file
+from ..report.render import RENDERERS, formats_for
+from ..report.replay import stamp_info
 from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
@@ -29,6 +31,7 @@ from . import complete
 from .common import (
     STDIN,
     STDIN_NAME,
+    command_line,
     format_option,
     friendly_errors,
     output_format,
@@ -44,7 +47,7 @@ from .common import (
 __all__ = ["code", "reconstruct", "render_text", "to_data"]
 
 HISTORICAL = "historical.yaml"
-RECONSTRUCT_FORMATS = ["text", "json"]
+RECONSTRUCT_FORMATS = ["text", *(f for f in formats_for("reconstruct") if f != "text")]
 
 
 @click.command("reconstruct")
@@ -126,8 +129,13 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         text = json.dumps({"input": shown, "rulesets": [rs.id for rs in chosen],
                            "partial_deals": [to_data(r) for r in results]},
                           ensure_ascii=False, indent=2) + "\n"
-    else:
+    elif fmt == "text":
         text = "\n\n".join(render_text(r) for r in results)
+    else:  # md, html, latex, csv: templates/reconstruct.<ext>.j2
+        model = {"input": shown, "rulesets": [rs.id for rs in chosen],
+                 "partial_deals": [to_data(r) for r in results],
+                 "stamp": stamp_info(chosen, [p.id for p in partials], command_line())}
+        text = RENDERERS[fmt](model, kind="reconstruct")
     if completions_dest is not None:
         deals = [d for r in results for d in r.completions]
         write_output(dump_deals(deals, title=f"completions of {shown} (seed {seed!r})"), completions_dest)

@@ -18,7 +18,7 @@ from ..report.explain import explain_report
 from ..report.render import RENDERERS, formats_for, load_labels
 from ..report.replay import build_report
 from ..ruleset import resolve_rulesets
-from . import complete
+from . import common, complete
 from .common import (
     STDIN,
     check_settings_targets,
@@ -99,6 +99,18 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
         title = load_labels(template_dir, lang).chart_net
         write_svgs(svg, [(d["id"], d["chart"]) for d in report["deals"]], title)
     write_output(text, dest)
+    if file is None and not codes and common.stderr_is_terminal():
+        click.echo(FIRST_RUN_HINT, err=True)
+
+
+FIRST_RUN_HINT = """
+These are the bundled worked examples (examples/examples.yaml). To see more:
+  mahdiao replay -r all                          the same deals under feng, qing and app
+  mahdiao explain --deal cross-ruleset --seat east   every payment behind one net
+  mahdiao deal -n 5 | mahdiao replay -           random deals, played from each ruleset's leader
+  mahdiao replay my-deals.yaml -o report.html    your own deals (docs/deal-format.md)
+  mahdiao reconstruct                            historical fragments; mahdiao rulesets, mahdiao --help"""
+"""Printed on stderr after a replay of the bundled examples, when a person is watching."""
 
 
 @click.command()

@@ -37,8 +37,8 @@ from .common import (
     write_output,
 )
 
-FORMATS = ("text", "json", "md", "html")
-_EXT = {"text": "txt", "md": "md", "html": "html"}
+FORMATS = ("text", "json", "md", "html", "latex", "csv")
+_EXT = {"text": "txt", "md": "md", "html": "html", "latex": "tex", "csv": "csv"}
 PROGRESS_MIN = 3000
 """Show a progress bar (on stderr, on a terminal) from this many hands (deals × rulesets) on."""
 
@@ -130,6 +130,8 @@ def render(model: dict[str, Any], fmt: str) -> str:
     env.filters.update(num=_num, ci=_ci, pct=_pct, item=lambda seq, i: seq[i],
                        histogram_svg=lambda report: Markup(histogram_svg(report)))
     text = env.get_template(f"simulate.{_EXT[fmt]}.j2").render(report=model, lang="en")
+    if fmt == "csv":
+        return "\ufeff" + text  # as every CSV the tool writes: spreadsheets then read UTF-8
     return mark_chinese(text, "en") if fmt == "html" else text
 
 
