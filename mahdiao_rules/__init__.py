@@ -6,8 +6,8 @@ its own modules), which ``tests/test_layers.py`` checks for every import:
 
 1. ``errors``, ``units`` (exact amounts in ticks), ``cards``, ``deal`` — the values
    every stage shares;
-2. ``io/`` — the safe YAML/JSON reader, schema checks, deal files, deal codes and the
-   bundled data folders;
+2. ``io/`` — the safe YAML/JSON reader, schema checks, deal and sitting files, deal
+   codes and the bundled data folders;
 3. ``ruleset/`` — YAML rulesets compiled into fast callables (DSL, layers, 開沖 table,
    registry, generated descriptions);
 4. ``play/`` — the trick engine, the hand's procedure (升代, first leader) and the
@@ -16,13 +16,15 @@ its own modules), which ``tests/test_layers.py`` checks for every import:
    takes a play result and never plays;
 6. ``pipeline`` — :func:`mahdiao_rules.pipeline.settle_deal`: procedure → deal phase
    → play → settlement for one deal under one ruleset, what everything above calls;
-7. ``history/`` (partial deals, reconstruction, construction) and ``simulate``
-   (streaming Monte Carlo) — side by side, neither imports the other;
-8. ``report/`` — report models, comparison, explanations, rule tables, rendering and
-   charts;
-9. ``api`` — the Python API (``import mahdiao_rules as md``; docs/api.md): load deals
-   and rulesets, replay, settle, simulate; results in exact 注;
-10. ``cli/`` — the ``mahdiao`` command, one module per command family; nothing
+7. ``sitting/`` — a sequence of hands under one ruleset, the 椿 and the 官堆 carried
+   from hand to hand (it settles every hand through the pipeline);
+8. ``history/`` (partial deals, reconstruction, construction) and ``simulate``
+   (streaming Monte Carlo, also of sittings) — side by side, neither imports the other;
+9. ``report/`` — report models, comparison, explanations, rule tables, sittings,
+   rendering and charts;
+10. ``api`` — the Python API (``import mahdiao_rules as md``; docs/api.md): load deals
+    and rulesets, replay, settle, simulate; results in exact 注;
+11. ``cli/`` — the ``mahdiao`` command, one module per command family; nothing
     imports it (``python -m mahdiao_rules`` runs it).
 
 The API's names are exported here *lazily*: the

@@ -29,7 +29,7 @@ from .settle.hand import Settlement, close_hand, open_hand
 
 def settle_deal(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
                 policy: Policy | None = None, rng: random.Random | None = None,
-                ledger: bool = True) -> Settlement:
+                ledger: bool = True, pool: int | None = None) -> Settlement:
     """Settle *deal* under *ruleset*, playing it by the ruleset's procedure when needed.
 
     The deal's recorded tricks are used when it has them; otherwise *play* (a play of
@@ -38,11 +38,12 @@ def settle_deal(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
     uniformly random play — *policy* and the random play draw from *rng*, by default
     seeded by ``f"{deal.id}/play"``.  A hand its deal phase ends (免斗) is not played
     and any *play* is ignored.  With ``ledger=False`` (fast simulation) the payments
-    are only summed: the settlement has no ledger lines but the same ``nets``.
+    are only summed: the settlement has no ledger lines but the same ``nets``.  *pool* is
+    the 官堆 in ticks when the hand starts (default: the deal's ``guan_dui`` 注).
     """
     hand = prepare(ruleset, deal)
     opening = open_hand(ruleset, hand.deal, leader=hand.leader, original=deal, notes=hand.notes,
-                        ledger=ledger)
+                        ledger=ledger, pool=pool)
     if opening.ended:
         return close_hand(opening, None)
     result, note = play_hand(ruleset, hand, play=play, policy=policy, rng=rng)

@@ -34,6 +34,7 @@ from typing import Any, TextIO
 from .deal import Deal
 from .io.dealfile import dump_deals, random_deals
 from .io.output import Destination, destination, open_text
+from .io.sittingfile import Sitting
 from .pipeline import settle_deal
 from .play.policies import POLICIES, auto_play, make_policy
 from .play.procedure import as_first_hand, cross_map, translate_play
@@ -41,6 +42,8 @@ from .play.tricks import PlayResult
 from .ruleset import PALETTE, colour_of, find_ruleset
 from .ruleset.model import Ruleset
 from .settle.hand import MIAN_DOU, Settlement
+from .sitting import play_sitting, spells
+from .sitting.stats import SittingPair, SittingTally
 from .units import TICKS_PER_ZHU, json_number
 
 Z95 = 1.959963984540054
@@ -81,12 +84,22 @@ class Plan:
     policy: str = "heuristic"
     same_play: int | None = None
     """Index of the slot whose play every slot settles, or None (each plays its own)."""
+    sitting: int | None = None
+    """Hands per sitting: then *n* counts sittings of that many hands (sitting i plays deals
+    ``i·H … i·H+H−1`` of the seed) and each ruleset carries its 椿 and 官堆 across them."""
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}")
         if self.same_play is not None and not 0 <= self.same_play < len(self.slots):
             raise ValueError("same_play names no slot of the run")
+        if self.sitting is not None and (self.sitting < 1 or self.same_play is not None):
+            raise ValueError("a sitting has at least one hand, and each ruleset plays its own")
+
+    @property
+    def deals(self) -> int:
+        """How many deals the run uses."""
+        return self.n * (self.sitting or 1)
 
 
 # ====================================================================== accumulators
@@ -151,6 +164,26 @@ class Stats:
         for a, b in zip(self.pairs, other.pairs, strict=True):
             a.merge(b)
         self.best_changed_any += other.best_changed_any
+
+
+@dataclass
+class SittingStats:
+    """A run of sittings: one tally per ruleset, one pair per two rulesets."""
+
+    n: int = 0
+    slots: list[SittingTally] = field(default_factory=list)
+    pairs: list[SittingPair] = field(default_factory=list)
+
+    @classmethod
+    def empty(cls, k: int) -> SittingStats:
+        return cls(0, [SittingTally() for _ in range(k)], [SittingPair() for _ in pair_indexes(k)])
+
+    def merge(self, other: SittingStats) -> None:
+        self.n += other.n
+        for a, b in zip(self.slots, other.slots, strict=True):
+            a.merge(b)
+        for a, b in zip(self.pairs, other.pairs, strict=True):
+            a.merge(b)
 
 
 def pair_indexes(k: int) -> list[tuple[int, int]]:
@@ -250,6 +283,30 @@ class Runner:
         return stats
 
 
+    def add_sittings(self, first: int, deals: Sequence[Deal]) -> SittingStats:
+        """Sittings ``first, first+1, …`` of ``plan.sitting`` consecutive *deals* each, under
+        every slot; sitting i draws its 椿 from the seed ``f"{seed}/sitting/{i}"``."""
+        h = self.plan.sitting or 1
+        stats = SittingStats.empty(len(self.rulesets))
+        for start in range(0, len(deals), h):
+            index = first + start // h
+            record = Sitting.of_deals(deals[start:start + h], seed=f"{self.plan.seed}/sitting/{index}")
+            rows = []
+            for slot, rs, policy in zip(stats.slots, self.rulesets, self.policies, strict=True):
+                res = play_sitting(rs, record, policy=policy, ledger=False)
+                bankers = [int(x.banker) for x in res.hands]
+                pools = [x.pool_after for x in res.hands]
+                redraws = sum(1 for x in res.hands[:-1] if x.settlement.next_banker is None)
+                mian_dou = sum(1 for x in res.hands if x.settlement.status == MIAN_DOU)
+                totals = res.totals()
+                slot.add(bankers, totals[:4], pools, redraws, mian_dou)
+                rows.append((bankers, len(spells(bankers)), pools[-1]))
+            for (a, b), pair in zip(self.pairs, stats.pairs, strict=True):
+                pair.add(rows[a], rows[b])
+            stats.n += 1
+        return stats
+
+
 _RUNNER: Runner | None = None
 
 
@@ -284,11 +341,12 @@ def _die_with_parent(parent: int) -> None:
         os._exit(0)
 
 
-def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Stats, str | None]:
+def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Any, str | None]:
     assert _RUNNER is not None
-    deals = random_deals(_RUNNER.plan.seed, count, start=start)
+    h = _RUNNER.plan.sitting
+    deals = random_deals(_RUNNER.plan.seed, count * (h or 1), start=start * (h or 1))
     text = _deals_text(deals, deals_fmt) if deals_fmt else None
-    return _RUNNER.add(deals), text
+    return (_RUNNER.add_sittings(start, deals) if h else _RUNNER.add(deals)), text
 
 
 # ====================================================================== deals out, streamed
@@ -358,11 +416,12 @@ def run(plan: Plan, *, jobs: int = 1, deals_out: str | Destination | None = None
     *deals_out* receives the deals in the deal-file format (YAML, or JSON for ``.json``).
     At most ``2·jobs + 1`` chunks are in flight, so memory does not grow with ``plan.n``.
     """
-    total = Stats.empty(len(plan.slots))
+    total: Any = (SittingStats if plan.sitting else Stats).empty(len(plan.slots))
     if isinstance(deals_out, str):
         deals_out = destination(deals_out)
     fmt = deals_format(deals_out.name) if deals_out is not None else None
-    size = chunk or chunk_size(plan.n, jobs)
+    # A chunk of sittings holds as many deals as a chunk of single deals would.
+    size = chunk or max(1, chunk_size(plan.deals, jobs) // (plan.sitting or 1))
     with ExitStack() as stack:
         writer = None
         if deals_out is not None and fmt is not None:
@@ -409,18 +468,19 @@ def zhu(ticks: int | Fraction) -> float:
     return float(Fraction(ticks) / TICKS_PER_ZHU)
 
 
-def describe(n: int, s: int, q: int) -> dict[str, Any]:
-    """Mean, standard deviation and 95% interval in 注 from exact integer sums of ticks.
+def describe(n: int, s: int, q: int, scale: int = TICKS_PER_ZHU) -> dict[str, Any]:
+    """Mean, standard deviation and 95% interval in 注 from exact integer sums of ticks
+    (of plain counts with ``scale=1``).
 
     The variance is computed exactly, ``(n·Σx² − (Σx)²) / (n(n−1))``, before any float.
     """
     if n == 0:
         return {"n": 0, "mean": None, "sd": None, "ci95": None, "sum": 0}
-    mean = Fraction(s, n * TICKS_PER_ZHU)
+    mean = Fraction(s, n * scale)
     out: dict[str, Any] = {"n": n, "mean": _r(float(mean)), "sd": None, "ci95": None,
-                           "sum": json_number(s)}
+                           "sum": json_number(s) if scale == TICKS_PER_ZHU else s}
     if n > 1:
-        var = Fraction(n * q - s * s, n * (n - 1)) / (TICKS_PER_ZHU * TICKS_PER_ZHU)
+        var = Fraction(n * q - s * s, n * (n - 1)) / (scale * scale)
         sd = math.sqrt(var)
         half = Z95 * sd / math.sqrt(n)
         out["sd"] = _r(sd)
@@ -530,6 +590,84 @@ def build_model(plan: Plan, stats: Stats, *, deals_out: str | None = None) -> di
         "best_seat_changed_any": proportion(stats.best_changed_any, n) if len(rulesets) > 1 else None,
         "histogram": {"width": hist["width"], "bins": [{"lo": b["lo"], "hi": b["hi"]} for b in hist["bins"]],
                       "series": labels, "colours": [colour_of(rs) for rs in rulesets]},
+    }
+
+
+# ====================================================================== sittings
+
+
+def build_sitting_model(plan: Plan, stats: SittingStats, *, deals_out: str | None = None
+                        ) -> dict[str, Any]:
+    """The report model of a run of sittings: bank tenure, the 官堆 and per-player results.
+
+    Every quantity is one value per sitting (the sittings are independent; the hands of a
+    sitting are not), so means and intervals are over sittings.
+    """
+    rulesets = [slot.ruleset() for slot in plan.slots]
+    labels = [slot.label or rs.id for slot, rs in zip(plan.slots, rulesets, strict=True)]
+    h = plan.sitting or 1
+    n = stats.n
+    pool_hist = histogram([t.pool_hands for t in stats.slots])
+    out_rs = []
+    for j, (rs, label, t) in enumerate(zip(rulesets, labels, stats.slots, strict=True)):
+        lengths = sorted(t.spell_lengths.items())
+        done = sum(t.spell_lengths.values())
+        out_rs.append({
+            "label": label, "id": rs.id, "name": rs.name, "name_en": rs.name_en,
+            "content_hash": rs.content_hash, "options": dict(rs.option_values),
+            "n": t.n, "hands": t.hands,
+            "players": [{"seat": seat, "hanzi": hanzi, "player": player,
+                         **describe(t.n, t.nets[k], t.nets_sq[k]),
+                         "banker_hands": describe(t.n, t.banker_hands[k], t.banker_hands_sq[k], 1)}
+                        for k, (seat, hanzi, player) in enumerate(zip(
+                            ("east", "south", "west", "north"), ("東", "南", "西", "北"),
+                            ("東家", "南家", "西家", "北家"), strict=True))],
+            "tenure": {
+                "spells": describe(t.n, t.spells, t.spells_sq, 1),
+                "changes": describe(t.n, t.spells - t.n, t.spells_sq - 2 * t.spells + t.n, 1),
+                "longest": describe(t.n, t.longest, t.longest_sq, 1),
+                "redraws": describe(t.n, t.redraws, t.redraws_sq, 1),
+                "mean_spell": _r(t.hands / t.spells) if t.spells else None,
+                "stays": proportion(t.hands - t.spells, t.hands - t.n) if h > 1 else None,
+                "completed_spells": [{"length": k, "count": c, "share": _r(c / done)}
+                                     for k, c in lengths],
+            },
+            "mian_dou": {**proportion(t.mian_dou, t.hands),
+                         "per_1000": _r(1000 * t.mian_dou / t.hands) if t.hands else None},
+            "guan_dui": {
+                "end": describe(t.n, t.pool_end, t.pool_end_sq),
+                "max": describe(t.n, t.pool_max, t.pool_max_sq),
+                "nonempty": proportion(sum(c for v, c in t.pool_hands.items() if v > 0), t.hands),
+                "values": [[json_number(v), c] for v, c in sorted(t.pool_hands.items())],
+            },
+            "histogram": [b["counts"][j] for b in pool_hist["bins"]],
+        })
+    pairs = []
+    for (a, b), ps in zip(pair_indexes(len(rulesets)), stats.pairs, strict=True):
+        pairs.append({
+            "a": labels[a], "b": labels[b],
+            "spells": describe(n, ps.spells, ps.spells_sq, 1),
+            "guan_dui_end": describe(n, ps.pool_end, ps.pool_end_sq),
+            "same_banker": proportion(ps.same_banker, ps.hands),
+        })
+    return {
+        "kind": "simulate-sitting",
+        "settings": {
+            "n": plan.n, "hands": h, "seed": plan.seed, "policy": plan.policy,
+            "rulesets": labels,
+            "deals": f"random_deals(seed, n·{h}): sitting i plays deals i·{h} … i·{h}+{h - 1}; "
+                     "its draws are seeded with f'{seed}/sitting/{i}'",
+            "players": "東家 南家 西家 北家 in the seats east, south, west, north for every sitting",
+            "deals_out": deals_out,
+            "interval": "95% normal interval over sittings: mean ± 1.96·sd/√n; shares: Wilson",
+            "unit": "注 per sitting",
+        },
+        "n": n,
+        "rulesets": out_rs,
+        "pairs": pairs,
+        "histogram": {"width": pool_hist["width"],
+                      "bins": [{"lo": b["lo"], "hi": b["hi"]} for b in pool_hist["bins"]],
+                      "series": labels, "what": "官堆 after each hand (注)"},
     }
 
 

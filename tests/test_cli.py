@@ -3,15 +3,17 @@
 The bad inputs live in ``tests/bad/``: each ``NAME`` has a sibling ``NAME.expect``
 (plain text) whose lines are
 
-1. the command that reads it: ``replay`` (``mahdiao replay NAME -o out.txt``) or
-   ``validate`` (``mahdiao validate NAME``);
+1. the command that reads it: ``replay`` (``mahdiao replay NAME -o out.txt``),
+   ``sitting`` (``mahdiao sitting NAME -o out.txt``: errors only a ruleset's procedure
+   finds, such as a recorded 椿 it contradicts) or ``validate`` (``mahdiao validate NAME``);
 2. a fragment the error message must contain;
 3. the line the message must name, or ``-``;
 4. optionally ``xfail: REASON`` — a known weak message; the case is a strict xfail,
    so it starts failing (XPASS) once the message is fixed and the line can go.
 
-``base_deal.yaml`` and ``base_ruleset.yaml`` are the valid files the bad ones change
-in one place; ``ruleset_*`` files are rulesets, the others deal files.
+``base_deal.yaml``, ``base_ruleset.yaml`` and ``base_sitting.yaml`` are the valid files
+the bad ones change in one place; ``ruleset_*`` files are rulesets, ``sitting_*`` files
+sittings, the others deal files.
 """
 
 from __future__ import annotations
@@ -197,10 +199,12 @@ def test_validate_says_ok_for_each_file(monkeypatch):
 
 def test_bad_files_change_valid_bases(monkeypatch):
     monkeypatch.chdir(BAD)
-    assert ok("validate", "base_deal.yaml", "base_ruleset.yaml").stdout.splitlines() == [
+    assert ok("validate", "base_deal.yaml", "base_ruleset.yaml", "base_sitting.yaml").stdout.splitlines() == [
         "base_deal.yaml: ok (1 deal)",
         "base_ruleset.yaml: ok (ruleset mini, 3 items)",
+        "base_sitting.yaml: ok (sitting of 2 hands)",
     ]
+    assert ok("sitting", "base_sitting.yaml", "-r", "all").stdout
 
 
 def test_validate_reports_each_bad_file_and_still_checks_the_rest(monkeypatch):
@@ -262,7 +266,7 @@ def read_expect(path: Path) -> Expect:
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) in (3, 4), f"{path.name}: want 3 or 4 lines"
     kind, fragment, line = lines[:3]
-    assert kind in ("replay", "validate"), f"{path.name}: unknown command {kind!r}"
+    assert kind in ("replay", "sitting", "validate"), f"{path.name}: unknown command {kind!r}"
     assert fragment, f"{path.name}: empty fragment"
     xfail = None
     if len(lines) == 4:
@@ -293,7 +297,12 @@ def _other_command(name: str, out: Path) -> list[str]:
     """The other command that must give the same message for the bad file *name*."""
     if name.startswith("ruleset_"):
         return ["replay", "-r", name, "-o", str(out)]
-    if read_expect(BAD / f"{name}.expect").kind == "replay":
+    kind = read_expect(BAD / f"{name}.expect").kind
+    if kind == "sitting":  # found by a ruleset's procedure: validate cannot see it
+        return ["sitting", name, "-o", str(out.with_suffix(".json"))]
+    if name.startswith("sitting_"):
+        return ["sitting", name, "-o", str(out)]
+    if kind == "replay":
         return ["validate", name]
     return ["replay", name, "-o", str(out)]
 
@@ -311,10 +320,10 @@ def test_bad_file(name, expect, tmp_path, monkeypatch):
         check_error(error_line(invoke("validate", name)), name, expect)
         return
     out = tmp_path / "out.txt"
-    check_error(error_line(invoke("replay", name, "-o", str(out))), name, expect)
+    check_error(error_line(invoke(expect.kind, name, "-o", str(out))), name, expect)
     assert not out.exists()
     out.write_text(KEEP, encoding="utf-8")
-    check_error(error_line(invoke("replay", name, "-o", str(out))), name, expect)
+    check_error(error_line(invoke(expect.kind, name, "-o", str(out))), name, expect)
     assert out.read_text(encoding="utf-8") == KEEP
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
 

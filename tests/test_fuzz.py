@@ -553,3 +553,50 @@ def test_known_crashes_are_the_pending_files(path: Path) -> None:
         pass
     except Exception as exc:
         assert known_crash(exc), crash_sites(exc)
+
+
+# --------------------------------------------------------------------------- sittings
+
+SITTING_SEEDS = [TESTS / "bad" / "base_sitting.yaml", ROOT / "examples" / "sitting.yaml"]
+SITTING_WEIGHTS = [3, 1]
+
+
+@cache
+def app() -> Ruleset:
+    return find_ruleset("app")
+
+
+def check_sitting(raw: bytes | str, name: str) -> None:
+    """A mutated sitting reads as an InputError or a sitting; a sitting plays (or names its
+    problem) under feng and app, and every hand balances with the 官堆 as an account."""
+    from mahdiao_rules.io.sittingfile import parse_sitting
+    from mahdiao_rules.sitting import play_sitting
+
+    record = expect_input_error(lambda: parse_sitting(load_text(raw, name)), name)
+    if record is None:
+        return
+    for rs in (feng(), app()):
+        res = expect_input_error(lambda rs=rs: play_sitting(rs, record), name)
+        if res is not None:
+            assert all(sum(h.nets) == 0 and h.pool_after >= 0 for h in res.hands)
+
+
+@budget(80)
+@given(mutated_text(SITTING_SEEDS, SITTING_WEIGHTS), st.sampled_from([".yaml", ".json"]))
+def test_mutated_sitting_text(case: tuple[Path, bytes], suffix: str) -> None:
+    path, raw = case
+    check_sitting(raw, path.name + suffix)
+
+
+@budget(80)
+@given(mutated_data(SITTING_SEEDS, SITTING_WEIGHTS), st.sampled_from(["yaml", "json"]))
+def test_mutated_sitting_data(case: tuple[Path, Any], style: str) -> None:
+    path, data = case
+    check_sitting(as_yaml(data, style), str(path))
+
+
+@pytest.mark.parametrize("path", SITTING_SEEDS, ids=lambda p: p.name)
+def test_sitting_seeds_are_valid(path: Path) -> None:
+    from mahdiao_rules.io.sittingfile import parse_sitting
+
+    assert parse_sitting(load_text(seed_text(path), str(path))).hands

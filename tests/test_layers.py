@@ -29,6 +29,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("mahdiao_rules.play",),
     ("mahdiao_rules.settle",),
     ("mahdiao_rules.pipeline",),
+    # Sittings play hands through the pipeline; simulate plays random sittings with them.
+    ("mahdiao_rules.sitting",),
     ("mahdiao_rules.history", "mahdiao_rules.simulate"),
     ("mahdiao_rules.report",),
     ("mahdiao_rules.api",),

@@ -5,6 +5,7 @@
 * ``files`` — ``validate``, ``deal``;
 * ``history`` — ``reconstruct``, ``code``;
 * ``sim`` — ``simulate``, ``ablate``, ``bench``;
+* ``sitting`` — ``sitting`` (a sequence of hands, the 椿 and the 官堆 carried over);
 * ``common`` — what they share (one-line errors, atomic output, ``--set``).
 
 Every command turns bad input into one line on stderr and exit code 2, and writes an
@@ -22,6 +23,7 @@ from .history import code, reconstruct
 from .replay import explain, replay
 from .rules import list_rulesets, rules
 from .sim import ablate, bench, simulate
+from .sitting import sitting
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,6 +39,6 @@ def main() -> None:
     """
 
 
-for _command in (replay, explain, list_rulesets, rules, validate, deal, reconstruct, code, simulate,
-                 ablate, bench):
+for _command in (replay, explain, sitting, list_rulesets, rules, validate, deal, reconstruct, code,
+                 simulate, ablate, bench):
     main.add_command(_command)

@@ -275,10 +275,14 @@ def svg_place(folder: str | None, *, others: Iterable[Destination] = ()) -> Dest
     return None if folder is None else folder_destination(folder, others=others)
 
 
-def write_svgs(folder: Destination, charts: Sequence[tuple[str, dict[str, Any]]], title: str) -> None:
-    """Each chart as a standalone FOLDER/<name>.svg: names unique and bounded, all or nothing."""
+def write_svgs(folder: Destination, charts: Sequence[tuple[str, dict[str, Any]]], title: str,
+               draw: Callable[..., str] = bar_chart) -> None:
+    """Each chart as a standalone FOLDER/<name>.svg: names unique and bounded, all or nothing.
+
+    *draw* makes the SVG text from a chart spec (``svg.bar_chart``, or ``svg.line_chart``
+    for a sitting's running totals)."""
     names = chart_file_names([name for name, _ in charts])
-    write_files(folder, [(f"{stem}.svg", bar_chart(spec, title=title, standalone=True))
+    write_files(folder, [(f"{stem}.svg", draw(spec, title=title, standalone=True))
                          for stem, (_, spec) in zip(names, charts, strict=True)])
 
 

@@ -1,4 +1,4 @@
-"""``mahdiao validate`` and ``mahdiao deal``: check deal and ruleset files, write random deals."""
+"""``mahdiao validate`` and ``mahdiao deal``: check deal, sitting and ruleset files, write random deals."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import click
 from .. import __version__
 from ..errors import InputError
 from ..io.dealfile import dump_deals, parse_deals, random_deals
+from ..io.sittingfile import load_json_lines, looks_like_sitting, parse_sitting
 from ..play.procedure import as_first_hand
 from ..ruleset import compile_document, find_ruleset
 from . import complete
@@ -32,7 +33,7 @@ from .common import (
 @format_option(["text", "json"], "text", "Result format")
 @friendly_errors
 def validate(files: tuple[str, ...], fmt: str | None) -> None:
-    """Check deal files and ruleset files (- reads standard input); one line per file.
+    """Check deal, sitting and ruleset files (- reads standard input); one line per file.
 
     Exit code 0 when every file is valid, 2 when any is not.  With --format json
     the lines are one JSON document on stdout (errors included, with file and line).
@@ -40,12 +41,17 @@ def validate(files: tuple[str, ...], fmt: str | None) -> None:
     results = []
     for name in files:
         try:
-            doc = read_document(name)
+            # A .jsonl file is a sitting in JSON Lines (the sitting, then one hand a line).
+            doc = load_json_lines(name, name) if name.lower().endswith(".jsonl") else read_document(name)
             if _looks_like_ruleset(doc.data):
                 rs = compile_document(doc)
                 results.append({"file": doc.file, "ok": True, "kind": "ruleset", "id": rs.id,
                                 "items": rs.item_count})
                 line = f"{doc.file}: ok (ruleset {rs.id}, {rs.item_count} items)"
+            elif looks_like_sitting(doc.data):
+                n = len(parse_sitting(doc).hands)
+                results.append({"file": doc.file, "ok": True, "kind": "sitting", "hands": n})
+                line = f"{doc.file}: ok (sitting of {n} hand{'s' if n != 1 else ''})"
             else:
                 deals = parse_deals(doc)
                 results.append({"file": doc.file, "ok": True, "kind": "deals", "deals": len(deals)})

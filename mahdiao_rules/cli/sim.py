@@ -22,7 +22,16 @@ from ..errors import InputError
 from ..play.policies import POLICIES
 from ..report.render import environment, mark_chinese
 from ..ruleset import PALETTE, bundled_ids, find_ruleset, resolve_rulesets, spec_of
-from ..simulate import Plan, Slot, ablation_model, ablation_slots, benchmark, build_model, run
+from ..simulate import (
+    Plan,
+    Slot,
+    ablation_model,
+    ablation_slots,
+    benchmark,
+    build_model,
+    build_sitting_model,
+    run,
+)
 from . import complete
 from .common import (
     Destination,
@@ -64,8 +73,10 @@ def _pct(value: float | None) -> str:
 
 
 
-def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
-    """An inline ``<svg>`` histogram of the banker's net: one bar per ruleset in each bin."""
+def histogram_svg(report: dict[str, Any], *, height: int = 220,
+                  what: str = "banker net per hand (注)") -> str:
+    """An inline ``<svg>`` histogram (by default of the banker's net): one bar per ruleset
+    in each bin."""
     hist = report["histogram"]
     bins = hist["bins"]
     series = hist["series"]
@@ -86,7 +97,7 @@ def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
         step *= 2
     out = [f'<svg class="chart" role="img" width="{width}" height="{total}" '
            f'viewBox="0 0 {width} {total}" font-size="11" font-family="sans-serif">',
-           "<title>banker net per hand (注)</title>"]
+           f"<title>{escape(what)}</title>"]
 
     def y(v: float) -> float:
         return top + height * (1 - v / peak)
@@ -103,7 +114,7 @@ def histogram_svg(report: dict[str, Any], *, height: int = 220) -> str:
         for j in range(len(series)):
             c = counts[j][i] if j < len(counts) else 0
             if c:
-                tip = escape(f"{series[j]}: [{b['lo']}, {b['hi']}) 注 — {c} deals")
+                tip = escape(f"{series[j]}: [{b['lo']}, {b['hi']}) 注 — {c}")
                 out.append(f'<rect x="{x0 + j * bar:.1f}" y="{y(c):.1f}" width="{bar:.1f}" '
                            f'height="{top + height - y(c):.1f}" fill="{colours[j]}">'
                            f"<title>{tip}</title></rect>")
@@ -128,8 +139,9 @@ def render(model: dict[str, Any], fmt: str) -> str:
         return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
     env = environment(None, fmt=fmt)
     env.filters.update(num=_num, ci=_ci, pct=_pct, item=lambda seq, i: seq[i],
-                       histogram_svg=lambda report: Markup(histogram_svg(report)))
-    text = env.get_template(f"simulate.{_EXT[fmt]}.j2").render(report=model, lang="en")
+                       histogram_svg=lambda report, **kw: Markup(histogram_svg(report, **kw)))
+    kind = "simulate-sitting" if model["kind"] == "simulate-sitting" else "simulate"
+    text = env.get_template(f"{kind}.{_EXT[fmt]}.j2").render(report=model, lang="en")
     if fmt == "csv":
         return "\ufeff" + text  # as every CSV the tool writes: spreadsheets then read UTF-8
     return mark_chinese(text, "en") if fmt == "html" else text
@@ -153,7 +165,7 @@ def _jobs(jobs: int) -> int:
 
 def _run(plan: Plan, jobs: int, deals_out: Destination | None, show: bool | None) -> Any:
     # About 1,500 hands a second per ruleset: a bar from about two seconds of work, on a terminal only.
-    wanted = show if show is not None else plan.n * len(plan.slots) >= PROGRESS_MIN
+    wanted = show if show is not None else plan.deals * len(plan.slots) >= PROGRESS_MIN
     with progress(plan.n, "simulating", show=wanted) as update:
         return run(plan, jobs=jobs, deals_out=deals_out, progress=update)
 
@@ -202,11 +214,15 @@ def _common(fn: Any) -> Any:
 @click.option("--same-play", metavar="RULESET", shell_complete=complete.one_ruleset,
               help="Play each deal once, under this ruleset, and settle that play under every "
                    "ruleset (isolates scoring differences).")
+@click.option("--sitting", "sitting", type=click.IntRange(1, 10_000), metavar="H",
+              help="Play sittings of H hands instead of single deals (-n counts sittings): each "
+                   "ruleset carries its 椿 and 官堆 from hand to hand; reports bank tenure, the "
+                   "官堆 and per-player results.")
 @_common
 @friendly_errors
-def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: str | None, n: int,
-             seed: str, policy: str, jobs: int, fmt: str, output: str | None,
-             deals_out: str | None, show_progress: bool | None) -> None:
+def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: str | None,
+             sitting: int | None, n: int, seed: str, policy: str, jobs: int, fmt: str,
+             output: str | None, deals_out: str | None, show_progress: bool | None) -> None:
     """Play and settle N random deals under each ruleset and compare them.
 
     \b
@@ -218,8 +234,19 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
     distribution of the banker's net; and, per pair of rulesets, paired
     differences and how often the best seat changes.  Results are the same
     for any --jobs.
+
+    \b
+    With --sitting H, N sittings of H hands each: the same seeded deals in the
+    same order for every ruleset, the players 東家 南家 西家 北家 in fixed seats,
+    each ruleset choosing its own first 椿 and next 椿 and carrying its 官堆.
+    Reports bank tenure (spells, bank changes, the longest spell, how often the
+    椿 stays), the 官堆 (at the end, its largest, after each hand) and each
+    player's net per sitting, with 95% intervals over sittings.
     """
     slots = _slots(rulesets, settings)
+    if sitting is not None and same_play is not None:
+        raise InputError("--sitting and --same-play do not go together: in a sitting each "
+                         "ruleset plays its own hands with its own 椿")
     sp = None
     if same_play is not None:
         wanted = find_ruleset(same_play).id
@@ -230,9 +257,10 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
         sp = ids.index(wanted)
     fmt = output_format(fmt, output, FORMATS, "text")
     dest, deals_dest = _outputs(output, deals_out, [s.ruleset() for s in slots])
-    plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy, same_play=sp)
+    plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy, same_play=sp, sitting=sitting)
     stats = _run(plan, _jobs(jobs), deals_dest, show_progress)
-    write_output(render(build_model(plan, stats, deals_out=deals_out), fmt), dest)
+    build = build_sitting_model if sitting else build_model
+    write_output(render(build(plan, stats, deals_out=deals_out), fmt), dest)
 
 
 @click.command()

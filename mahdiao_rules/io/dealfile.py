@@ -36,6 +36,7 @@ __all__ = [
     "parse_deals",
     "random_deal",
     "random_deals",
+    "read_deal",
     "trick_winner",
 ]
 
@@ -81,14 +82,15 @@ def parse_deals(doc: Document) -> list[Deal]:
 class _DealReader:
     """Reads values of one deal; every failure names the deal and its place in the file."""
 
-    def __init__(self, doc: Document, base: KeyPath, deal_id: str) -> None:
+    def __init__(self, doc: Document, base: KeyPath, deal_id: str, label: str | None = None) -> None:
         self.doc = doc
         self.base = base
         self.deal_id = deal_id
+        self.label = label or f"deal {deal_id!r}"
 
     def fail(self, message: str, *rel: str | int) -> NoReturn:
         path = self.base + rel
-        raise InputError(f"deal {self.deal_id!r}: {message}", file=self.doc.file,
+        raise InputError(f"{self.label}: {message}", file=self.doc.file,
                          line=self.doc.line_of(path), place=format_path(path))
 
     def card(self, text: str, *rel: str | int) -> Card:
@@ -111,8 +113,18 @@ class _DealReader:
         return cards
 
 
-def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any]) -> Deal:
-    r = _DealReader(doc, base, data["id"])
+def read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any], *, label: str | None = None
+              ) -> Deal:
+    """One deal at key path *base* of a schema-checked document (``data`` is the node there).
+
+    Every problem names the file, the line and *label* (default ``deal 'ID'``); a sitting
+    file reads its hands with this, labelled by hand number.
+    """
+    return _read_deal(doc, base, data, label)
+
+
+def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any], label: str | None = None) -> Deal:
+    r = _DealReader(doc, base, data["id"], label)
     banker = r.seat(data["banker"], "banker")
     hands = tuple(r.cards(data["hands"][s.id], HAND_SIZE, f"hands.{s.id}", "hands", s.id) for s in SEATS)
     stock = r.cards(data["stock"], STOCK_SIZE, "stock", "stock")

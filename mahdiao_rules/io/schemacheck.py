@@ -17,9 +17,11 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from ..errors import InputError, MahdiaoError
-from .resources import schema_path
+from .resources import SCHEMA_DIR, schema_path
 from .yamlsafe import Document, format_path
 
 __all__ = ["check", "load_schema"]
@@ -62,7 +64,19 @@ def _make_validator(schema: dict[str, Any]) -> Draft202012Validator:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
         raise MahdiaoError(f"invalid JSON Schema: {exc.message}") from exc
-    return Draft202012Validator(schema)
+    return Draft202012Validator(schema, registry=_registry())
+
+
+@cache
+def _registry() -> Registry:
+    """Every bundled schema by its ``$id``, so one schema can ``$ref`` another's parts
+    (a sitting's hands reuse the deal schema's tricks, events and seats)."""
+    resources = []
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        schema = load_schema(path.name.removesuffix(".schema.json"))
+        if "$id" in schema:
+            resources.append((schema["$id"], Resource.from_contents(schema, DRAFT202012)))
+    return Registry().with_resources(resources)
 
 
 def check(doc: Document, schema_name: str) -> None:

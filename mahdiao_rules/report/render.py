@@ -38,7 +38,7 @@ from ..errors import InputError
 from ..io.resources import data_dir
 from ..io.yamlsafe import load_file
 from .cite import to_bibtex
-from .svg import bar_chart
+from .svg import bar_chart, line_chart
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
 
@@ -232,6 +232,7 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
         svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
         href=href,
         bibtex=lambda rows: Markup(to_bibtex({r["key"]: r["entry"] for r in rows})),
+        line_svg=lambda spec, **kw: Markup(line_chart(spec, **kw)),
     )
     return env
 

@@ -42,6 +42,45 @@ def _num(v: float) -> str:
     return f"{v:g}"
 
 
+def _scale(nums: Sequence[float]) -> tuple[float, float, float]:
+    """(low, high, step) of a value axis that holds 0 and every number, on round steps."""
+    lo, hi = min([0.0, *nums]), max([0.0, *nums])
+    step = _nice_step(hi - lo)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    return lo, (hi if hi != lo else lo + step), step
+
+
+def _frame(width: int, height: int, title: str, left: float, standalone: bool, size: int) -> list[str]:
+    """The opening ``<svg>`` tag, its ``<title>`` and the visible title, if any."""
+    ns = f' xmlns="{SVG_NS}"' if standalone else ""
+    out = [f'<svg{ns} class="chart" role="img" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="{size}">',
+           f"<title>{escape(title or 'chart')}</title>"]
+    if title:
+        out.append(f'<text x="{left}" y="18" font-weight="bold">{escape(title)}</text>')
+    return out
+
+
+def _grid(out: list[str], axis: tuple[float, float, float], y: Any, x0: float, x1: float) -> None:
+    """Horizontal grid lines with their values (the zero line darker)."""
+    lo, hi, step = axis
+    v = lo
+    while v <= hi + step / 2:
+        yy = y(v)
+        stroke = "#333" if abs(v) < 1e-9 else "#ddd"
+        out.append(f'<line x1="{x0}" y1="{yy:.1f}" x2="{x1}" y2="{yy:.1f}" '
+                   f'stroke="{stroke}" stroke-width="1"/>')
+        out.append(f'<text x="{x0 - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#555">'
+                   f'{_num(v)}</text>')
+        v += step
+
+
+def _close(out: list[str], standalone: bool) -> str:
+    out.append("</svg>")
+    svg = "\n".join(out) + "\n"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + svg if standalone else svg
+
+
 def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False,
               bar: int = 18, height: int = 220) -> str:
     """The SVG text of a grouped bar chart (categories along x, one bar per series)."""
@@ -51,11 +90,8 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
     colours = list(spec.get("colours") or [])
     colours += [PALETTE[j % len(PALETTE)] for j in range(len(colours), len(series))]
     nums = [float(v) for row in values for v in row if v is not None]
-    lo, hi = min([0.0, *nums]), max([0.0, *nums])
-    step = _nice_step(hi - lo)
-    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
-    if hi == lo:
-        hi = lo + step
+    axis = _scale(nums)
+    lo, hi, _step = axis
 
     size = 12
     label_w = max((_width(c, size) for c in cats), default=0)
@@ -75,23 +111,8 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
     def y(v: float) -> float:
         return top + height * (hi - v) / (hi - lo)
 
-    out: list[str] = []
-    ns = f' xmlns="{SVG_NS}"' if standalone else ""
-    out.append(f'<svg{ns} class="chart" role="img" width="{width}" height="{total_h}" '
-               f'viewBox="0 0 {width} {total_h}" font-family="{FONT}" font-size="{size}">')
-    out.append(f"<title>{escape(title or 'chart')}</title>")
-    if title:
-        out.append(f'<text x="{left}" y="18" font-weight="bold">{escape(title)}</text>')
-    # Grid and axis labels.
-    v = lo
-    while v <= hi + step / 2:
-        yy = y(v)
-        stroke = "#333" if abs(v) < 1e-9 else "#ddd"
-        out.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{width - right}" y2="{yy:.1f}" '
-                   f'stroke="{stroke}" stroke-width="1"/>')
-        out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#555">'
-                   f'{_num(v)}</text>')
-        v += step
+    out = _frame(width, total_h, title, left, standalone, size)
+    _grid(out, axis, y, left, width - right)
     if spec.get("unit") and not title:
         out.append(f'<text x="{left - 6}" y="{top - 8}" text-anchor="end" fill="#555">'
                    f'{escape(str(spec["unit"]))}</text>')
@@ -128,11 +149,7 @@ def bar_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False
                        f'fill="{colours[j]}"/>')
             out.append(f'<text x="{lx + 16:.1f}" y="{ly + 10:.1f}">{escape(name)}</text>')
             lx += _width(name, size) + 34
-    out.append("</svg>")
-    svg = "\n".join(out) + "\n"
-    if standalone:
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + svg
-    return svg
+    return _close(out, standalone)
 
 
 MAX_STEM = 64
@@ -173,3 +190,65 @@ def chart_file_names(names: Sequence[str]) -> list[str]:
         taken.add(stem.casefold())
         out.append(stem)
     return out
+
+def line_chart(spec: dict[str, Any], *, title: str = "", standalone: bool = False,
+               width: int = 640, height: int = 240) -> str:
+    """The SVG text of a line chart: one polyline per series over the x labels.
+
+    ``{"x": [labels], "series": [names], "values": [[v per x] per series], "unit": "注"}``;
+    an optional ``"marks": [series index per x after the first]`` draws a ring on that
+    series' point (a sitting marks each hand's 椿).
+    """
+    xs: Sequence[str] = [str(x) for x in spec["x"]]
+    series: Sequence[str] = [str(s) for s in spec["series"]]
+    values: Sequence[Sequence[float]] = spec["values"]
+    marks: Sequence[int] = spec.get("marks", ())
+    axis = _scale([float(v) for row in values for v in row])
+    lo, hi, _step = axis
+    size = 12
+    left, right, top = 48, 16, 30 if title else 14
+    bottom = 30
+    legend_h = 22
+    plot_w = max(width - left - right, 40 * max(1, len(xs) - 1))
+    width = int(left + plot_w + right)
+    legend_w = sum(_width(s, size) + 34 for s in series)
+    width = max(width, int(left + legend_w + right))
+    total_h = int(top + height + bottom + legend_h)
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / (len(xs) - 1) if len(xs) > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return top + height * (hi - v) / (hi - lo)
+
+    out = _frame(width, total_h, title, left, standalone, size)
+    _grid(out, axis, y, left, left + plot_w)
+    every = max(1, math.ceil(len(xs) / 20))
+    for i, label in enumerate(xs):
+        if i % every == 0 or i == len(xs) - 1:
+            out.append(f'<text x="{x(i):.1f}" y="{top + height + 16}" text-anchor="middle" '
+                       f'fill="#555">{escape(label)}</text>')
+    if spec.get("unit") and not title:
+        out.append(f'<text x="{left - 6}" y="{top - 4}" text-anchor="end" fill="#555">'
+                   f'{escape(str(spec["unit"]))}</text>')
+    dashes = ("", ' stroke-dasharray="6 3"', ' stroke-dasharray="2 3"', ' stroke-dasharray="8 3 2 3"')
+    for j, name in enumerate(series):
+        colour = PALETTE[j % len(PALETTE)]
+        row = values[j]
+        points = " ".join(f"{x(i):.1f},{y(float(v)):.1f}" for i, v in enumerate(row))
+        out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"'
+                   f'{dashes[j % len(dashes)]}><title>{escape(name)}</title></polyline>')
+        for i, v in enumerate(row):
+            tip = f"{name} · {xs[i]}: {_num(float(v))}"
+            ring = i > 0 and i - 1 < len(marks) and marks[i - 1] == j
+            r, fill = (4.5, "#fff") if ring else (2.5, colour)
+            out.append(f'<circle cx="{x(i):.1f}" cy="{y(float(v)):.1f}" r="{r}" fill="{fill}" '
+                       f'stroke="{colour}" stroke-width="1.5"><title>{escape(tip)}</title></circle>')
+    lx, ly = left, top + height + bottom + 6
+    for j, name in enumerate(series):
+        colour = PALETTE[j % len(PALETTE)]
+        out.append(f'<line x1="{lx:.1f}" y1="{ly + 6:.1f}" x2="{lx + 14:.1f}" y2="{ly + 6:.1f}" '
+                   f'stroke="{colour}" stroke-width="2"{dashes[j % len(dashes)]}/>')
+        out.append(f'<text x="{lx + 18:.1f}" y="{ly + 10:.1f}">{escape(name)}</text>')
+        lx += _width(name, size) + 34
+    return _close(out, standalone)

@@ -34,6 +34,7 @@ from .model import (
     Step,
     Triggers,
 )
+from .sitting import compile_sitting
 
 
 def load_ruleset(path: str, *, overrides: Mapping[str, str] | None = None,
@@ -100,6 +101,8 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
     items, phases, triggers = _triggers(items, phases)
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
+    sitting = compile_sitting(c, {k: (e.node, e.path, e.doc) for k, e in m.sitting.items()},
+                              _citation)
 
     name_en, description, base_name = _own_names(m)
     return Ruleset(
@@ -133,6 +136,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         order=top.data.get("order"),
         colour=top.data.get("colour"),
         base_name=base_name,
+        sitting=sitting,
     )
 
 
@@ -571,11 +575,14 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
     kai_chong = None
     if kc_spec:
         kai_chong = compile_kai_chong(c, kc_spec, kc_path)  # 開沖 has a module of its own
-    nb, _ = entry("next_banker")
     fb, fb_path = entry("first_banker")
     if fb.get("rule") == "face" and count_from == "banker":
         raise c.error((*fb_path, "rule"), "rule: face picks the 莊 by the 面張 count, but "
                                           "first_lead counts from the banker (give count_from a seat)")
+    nb, nb_path = entry("next_banker")
+    mian_dou, md_path = c.resolve(nb.get("mian_dou", "rule"), (*nb_path, "mian_dou"))
+    if mian_dou not in ("rule", "redraw"):
+        raise c.error(md_path, f"mian_dou is rule or redraw, not {mian_dou!r}")
     src = fl.get("source") or nb.get("source") or {"inference": "The ruleset states no procedure; "
                                                                  "the default one applies."}
     return Procedure(
@@ -586,9 +593,12 @@ def _procedure(c: Compiler, m: Merged) -> Procedure:
         next_banker_rotate=nb.get("rotate", 1),
         next_banker_rule=nb.get("rule", "rotate"),
         first_banker_rule=fb.get("rule", "draw"),
+        first_banker_source=_citation(fb["source"]) if "source" in fb else None,
         sheng_dai=sheng_dai,
         source=_citation(src),
         kai_chong=kai_chong,
+        next_banker_mian_dou=mian_dou,
+        next_banker_source=_citation(nb["source"]) if "source" in nb else None,
     )
 
 

@@ -46,6 +46,8 @@ class Merged:
     options: dict[str, Entry] = field(default_factory=dict)
     option_defaults: dict[str, Entry] = field(default_factory=dict)
     procedure: dict[str, Entry] = field(default_factory=dict)
+    sitting: dict[str, Entry] = field(default_factory=dict)
+    """``sitting:`` (the procedure between hands), key by key like ``procedure:``."""
     sets: dict[str, Entry] = field(default_factory=dict)
     channels: dict[str, Entry] = field(default_factory=dict)
     groups: dict[str, Entry] = field(default_factory=dict)
@@ -161,6 +163,8 @@ def _apply(m: Merged, doc: Document) -> None:
             m.option_defaults[name] = Entry(doc, path, node)
     for key, node in data.get("procedure", {}).items():
         m.procedure[key] = Entry(doc, ("procedure", key), node)
+    for key, node in data.get("sitting", {}).items():
+        m.sitting[key] = Entry(doc, ("sitting", key), node)
     for name, node in data.get("sets", {}).items():
         m.sets[name] = Entry(doc, ("sets", name), node)
     for name, node in data.get("channels", {}).items():

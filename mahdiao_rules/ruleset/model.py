@@ -281,8 +281,14 @@ class Procedure:
     source: Citation
     first_banker_rule: str = "draw"
     """draw (every seat alike) | face (the seat the 面張 count gives): a sitting's first 莊."""
+    first_banker_source: Citation | None = None
     kai_chong: Any = None
     """Compiled 開沖 (ruleset.kai_chong.KaiChong), or None when the ruleset has no 開沖."""
+    next_banker_source: Citation | None = None
+    """The source of ``next_banker`` (``source`` is the first lead's when both have one)."""
+    next_banker_mian_dou: str = "rule"
+    """``redraw``: a hand not played (免斗) draws the 椿 afresh unless an item seized it;
+    ``rule``: such a hand passes the bank like any other."""
 
 
 @dataclass
@@ -326,6 +332,8 @@ class Ruleset:
     """The chart colour the file itself names (``colour:``), or None (chosen from the id)."""
     base_name: str = ""
     """For a ruleset that extends another: the base's name, shown as "variant of …"."""
+    sitting: Any = None
+    """The procedure between hands (ruleset.sitting.SittingProcedure)."""
 
     @property
     def item_count(self) -> int:

@@ -259,20 +259,23 @@ class Opening:
 
 
 def open_hand(ruleset: Ruleset, deal: Deal, *, leader: Seat, original: Deal | None = None,
-              notes: tuple[str, ...] | list[str] = (), ledger: bool = True) -> Opening:
+              notes: tuple[str, ...] | list[str] = (), ledger: bool = True,
+              pool: int | None = None) -> Opening:
     """The deal phase of *deal* under *ruleset*: deal-phase items, then the recorded fines.
 
     *deal* is the hand as the ruleset plays it (after its 升代), *original* the deal as
     dealt (the settlement names it; default *deal*), *leader* the ruleset's first leader
     and *notes* what the procedure noted.  With ``ledger=False`` (fast simulation) the
     payments are only summed: the settlement has no ledger lines but the same ``nets``.
+    *pool* is the 官堆 in ticks when the hand starts (a sitting carries it from hand to
+    hand); by default the deal's ``guan_dui`` 注.
     """
     notes = list(notes)
     st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
     for f in ruleset.dynamic_sets:  # one at a time: a set may be built on an earlier one
         st.sets.append(f(st))
     st.held_cand = [ruleset.triggers.held_candidates(h) for h in st.held]
-    pool_start = deal.guan_dui * TICKS_PER_ZHU
+    pool_start = deal.guan_dui * TICKS_PER_ZHU if pool is None else pool
     st.pool = pool_start
     books = _Books(ruleset, st, ledger)
     firings = _run_phase(ruleset, "deal", st, books)
@@ -321,7 +324,7 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
                 notes.append(f"event {e.type}: the hand was not played (免斗), so no 代賠")
 
     firings += _run_phase(ruleset, "end", st, books)
-    nb, why = _next_banker(ruleset, deal, firings, books, opening.leader, opening.redraw)
+    nb, why = _next_banker(ruleset, deal, firings, books, opening.leader, opening.redraw, ended)
     return Settlement(
         ruleset=ruleset, deal=opening.original, status=MIAN_DOU if ended else PLAYED,
         firings=tuple(firings), ledger=tuple(books.lines), play=play, first_leader=opening.leader,
@@ -489,7 +492,13 @@ def _paid_to(books: _Books, played: list[Firing], payer: int, payee: int) -> int
 
 
 def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], books: _Books,
-                 leader: Seat, redraw: str | None) -> tuple[Seat | None, str]:
+                 leader: Seat, redraw: str | None, ended: bool) -> tuple[Seat | None, str]:
+    """The next 椿 (None: drawn afresh, 另拈椿 — a sitting draws it) and why.
+
+    In order: an item that seizes the bank (異賞奪椿); a fine or an item that redraws it,
+    or a hand not played when the ruleset says ``next_banker.mian_dou: redraw``
+    (凡遇免斗俱另拈椿); the 椿's item that keeps it (大活留椿); else the ruleset's rule.
+    """
     seize = [f for f in firings if f.item.bank == "seize"]
     if seize:
         # Several 異賞 holders: the first in play order from the 頭家 (the first leader).
@@ -500,6 +509,8 @@ def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], books: _Bo
     for f in firings:
         if f.item.bank == "redraw":
             return None, f"{f.item.name}: 另拈椿"
+    if ended and ruleset.procedure.next_banker_mian_dou == "redraw":
+        return None, "免斗: 另拈椿"
     for f in firings:
         if f.item.bank == "keep" and f.seat == deal.banker:
             return deal.banker, f"{f.item.name}: 留椿"
