@@ -150,3 +150,15 @@ def test_dataframes_have_numeric_nets_or_exact_ones() -> None:
     assert list(frame.columns) == ["deal", "ruleset", "seat", "role", "tricks", "status", "net"]
     assert frame["net"].dtype.kind == "f" and len(frame) == 4 * len(md.examples())
     assert isinstance(replay.to_dataframe(exact=True)["net"].iloc[0], Fraction)
+
+
+def test_the_table_shown_on_the_api_page_is_todays():
+    # The printed pandas table is shown as text (pandas is optional): check it without pandas.
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"```text\nruleset +(.+?)\nseat\n(.*?)```", text, re.S)
+    assert block, "docs/api.md lost its table"
+    rulesets = block.group(1).split()
+    replay = md.replay(md.examples(ids=["cross-ruleset"]), rulesets=rulesets)
+    for line in block.group(2).strip().splitlines():
+        seat, *values = line.split()
+        assert [float(v) for v in values] == [float(replay.result(0, rs).nets[seat]) for rs in rulesets], line
