@@ -7,8 +7,10 @@ optionally, what was recorded at the table (tricks and events such as a fine).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from .cards import CARD_HANZI, Card
 
@@ -112,6 +114,15 @@ class Deal:
     notes: str | None = None
     origin: str | None = field(default=None, compare=False)
     """Where the deal was read from (file name), for messages."""
+    place: str = field(default="", compare=False)
+    """The deal's key path in that file (``deals[2]``; empty for a file of one deal)."""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    """The lines of the parts that a later stage may have to name (``play``, ``events[1]``)."""
+
+    def locate(self, part: str) -> dict[str, Any]:
+        """``file``, ``line`` and ``place`` of *part* (``play``, ``events[1]``) for an InputError."""
+        return {"file": self.origin, "line": self.lines.get(part),
+                "place": f"{self.place}.{part}" if self.place else part}
 
     @property
     def face(self) -> Card:

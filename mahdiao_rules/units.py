@@ -8,9 +8,24 @@ statistics of a simulation — and shows them with :func:`format_zhu` or
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 TICKS_PER_ZHU = 24
+
+
+def is_number(value: Any) -> bool:
+    """A number as the input reader gives it: an int, or a Decimal (true/false are not numbers)."""
+    return isinstance(value, int | Decimal | float) and not isinstance(value, bool)
+
+
+def exact(value: int | Decimal | float | Fraction) -> Fraction:
+    """The exact rational *value* states.  The reader gives ints and Decimals, read exactly
+    from the text; a float (data built in Python) is taken as the decimal it prints as."""
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    return Fraction(value)
 
 
 def zhu(ticks: int) -> Fraction:
@@ -18,10 +33,9 @@ def zhu(ticks: int) -> Fraction:
     return Fraction(ticks, TICKS_PER_ZHU)
 
 
-def ticks(amount: Fraction | int | float | str) -> int:
+def ticks(amount: Fraction | int | Decimal | float | str) -> int:
     """An exact 注 amount as ticks; raises ValueError when it is not a whole tick."""
-    value = Fraction(amount) * TICKS_PER_ZHU if not isinstance(amount, float) else \
-        Fraction(str(amount)) * TICKS_PER_ZHU
+    value = (Fraction(amount) if isinstance(amount, str) else exact(amount)) * TICKS_PER_ZHU
     if value.denominator != 1:
         raise ValueError(f"{amount} 注 is not a multiple of 1/{TICKS_PER_ZHU}")
     return int(value)

@@ -1,13 +1,17 @@
 """The ``mahdiao`` command line: the happy paths, and every bad input as one clear line and exit 2.
 
-The bad inputs live in ``tests/bad/``: each ``NAME`` has a sibling ``NAME.expect``
-(plain text) whose lines are
+The bad inputs live in ``tests/bad/``: each ``NAME`` (a file, or a folder of files) has a
+sibling ``NAME.expect`` (plain text) whose lines are
 
 1. the command that reads it: ``replay`` (``mahdiao replay NAME -o out.txt``),
    ``sitting`` (``mahdiao sitting NAME -o out.txt``: errors only a ruleset's procedure
-   finds, such as a recorded 椿 it contradicts) or ``validate`` (``mahdiao validate NAME``);
+   finds, such as a recorded 椿 it contradicts), ``validate`` (``mahdiao validate NAME``),
+   or ``run ARGS…`` — any command, split like a shell line, with ``{}`` standing for NAME
+   and ``{out}`` for an output file that must not come into being;
 2. a fragment the error message must contain;
-3. the line the message must name, or ``-``;
+3. the line the message must name, or ``-``; or ``PATH:LINE`` / ``PATH:-`` when the
+   message names another file than NAME (a template inside a folder case, a base the
+   ruleset extends), PATH relative to ``tests/bad/``;
 4. optionally ``xfail: REASON`` — a known weak message; the case is a strict xfail,
    so it starts failing (XPASS) once the message is fixed and the line can go.
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -260,27 +265,38 @@ class Expect:
     fragment: str
     line: int | None
     xfail: str | None
+    args: tuple[str, ...] = ()
+    """For ``run`` cases: the command line, with ``{}`` and ``{out}`` still in it."""
+    file: str | None = None
+    """The file the message names, when it is not the case itself."""
 
 
 def read_expect(path: Path) -> Expect:
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) in (3, 4), f"{path.name}: want 3 or 4 lines"
-    kind, fragment, line = lines[:3]
-    assert kind in ("replay", "sitting", "validate"), f"{path.name}: unknown command {kind!r}"
+    command, fragment, line = lines[:3]
+    kind, _, rest = command.partition(" ")
+    assert kind in ("replay", "sitting", "validate", "run"), f"{path.name}: unknown command {kind!r}"
+    assert (kind == "run") == bool(rest), f"{path.name}: only run takes arguments"
     assert fragment, f"{path.name}: empty fragment"
+    file = None
+    if ":" in line:
+        file, _, line = line.rpartition(":")
     xfail = None
     if len(lines) == 4:
         assert lines[3].startswith("xfail: "), f"{path.name}: line 4 must be 'xfail: REASON'"
         xfail = lines[3].removeprefix("xfail: ")
-    return Expect(kind, fragment, None if line == "-" else int(line), xfail)
+    return Expect(kind, fragment, None if line == "-" else int(line), xfail,
+                  tuple(shlex.split(rest)), file)
 
 
 def _bad_cases() -> list:
     cases = []
     for path in sorted(BAD.glob("*.expect")):
         name = path.name.removesuffix(".expect")
-        assert (BAD / name).is_file(), f"{path.name} has no {name}"
         expect = read_expect(path)
+        assert (BAD / name).is_file() or (expect.kind == "run" and (BAD / name).is_dir()), \
+            f"{path.name} has no {name}"
         marks = [pytest.mark.xfail(reason=expect.xfail, strict=True)] if expect.xfail else []
         cases.append(pytest.param(name, expect, id=name, marks=marks))
     return cases
@@ -308,9 +324,14 @@ def _other_command(name: str, out: Path) -> list[str]:
 
 
 def check_error(line: str, name: str, expect: Expect) -> None:
-    where = f"mahdiao: error: {name}:" + (f"{expect.line}:" if expect.line is not None else "")
+    shown = expect.file or name
+    where = f"mahdiao: error: {shown}:" + (f"{expect.line}:" if expect.line is not None else "")
     assert line.startswith(where), line
     assert expect.fragment in line
+
+
+def _run_args(name: str, expect: Expect, out: Path) -> list[str]:
+    return [a.replace("{out}", str(out)).replace("{}", name) for a in expect.args]
 
 
 @pytest.mark.parametrize(("name", "expect"), BAD_CASES)
@@ -320,15 +341,19 @@ def test_bad_file(name, expect, tmp_path, monkeypatch):
         check_error(error_line(invoke("validate", name)), name, expect)
         return
     out = tmp_path / "out.txt"
-    check_error(error_line(invoke(expect.kind, name, "-o", str(out))), name, expect)
+    args = _run_args(name, expect, out) if expect.kind == "run" else [expect.kind, name, "-o", str(out)]
+    check_error(error_line(invoke(*args)), name, expect)
     assert not out.exists()
+    if expect.kind == "run" and "{out}" not in expect.args:
+        return
     out.write_text(KEEP, encoding="utf-8")
-    check_error(error_line(invoke(expect.kind, name, "-o", str(out))), name, expect)
+    check_error(error_line(invoke(*args)), name, expect)
     assert out.read_text(encoding="utf-8") == KEEP
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
 
 
-@pytest.mark.parametrize("name", [p.values[0] for p in BAD_CASES])
+@pytest.mark.parametrize("name", [p.values[0] for p in BAD_CASES
+                                  if p.values[1].kind != "run"])
 def test_bad_file_same_message_from_the_other_command(name, tmp_path, monkeypatch):
     monkeypatch.chdir(BAD)
     first = error_line(invoke(read_expect(BAD / f"{name}.expect").kind, name))

@@ -25,6 +25,7 @@ from mahdiao_rules.io.dealfile import (
     trick_winner,
 )
 from mahdiao_rules.io.resources import schema_path
+from mahdiao_rules.io.textcheck import UNSAFE
 from mahdiao_rules.io.yamlsafe import load_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "examples.yaml"
@@ -320,10 +321,20 @@ def test_yaml_dump_keeps_card_lists_on_one_line() -> None:
 
 @pytest.mark.parametrize("fmt", ["yaml", "json"])
 @pytest.mark.parametrize("text", ["0E0", ".5", "010", "yes", "No", "n", "null", "~", "", "true",
-                                  "a: b", "- x", "#x", "'q'", '"q"', "x\x85y", "x\u2028y", "\x7f", "1-1"])
+                                  "a: b", "- x", "#x", "'q'", '"q"', "x\ufeffy", "\ufffe", "1-1",
+                                  "x\ty", "a\nb"])
 def test_text_that_looks_like_something_else_round_trips(text: str, fmt: str) -> None:
     deal = replace(random_deals(text, 1)[0], title=text, source=text)
     assert parse(dump_deals([deal], fmt=fmt, title=text), f"deals.{fmt}") == [deal]
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+@pytest.mark.parametrize("text", ["x\x85y", "x\u2028y", "\x7f", "\x1b[31m", "\u202eabc", "\x00"])
+def test_text_the_reader_refuses_is_not_written(text: str, fmt: str) -> None:
+    deal = replace(random_deals("s", 1)[0], title=f"t{text}")
+    with pytest.raises(InputError, match="control character") as info:
+        dump_deals([deal], fmt=fmt)
+    assert "deal 's-1': title" in str(info.value)
 
 
 def test_dump_rejects_unknown_format() -> None:
@@ -331,7 +342,9 @@ def test_dump_rejects_unknown_format() -> None:
         dump_deals([], fmt="toml")
 
 
-_texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+# Control characters are refused in any text (docs/limits.md): not in the texts either.
+_texts = st.text(st.characters(exclude_categories=("Cs",)).filter(lambda ch: not UNSAFE.match(ch)),
+                 max_size=12)
 _seeds = st.one_of(st.integers(), _texts)
 _event_types = st.from_regex(r"[a-z][a-z0-9]{0,5}(_[a-z0-9]{1,5}){0,2}", fullmatch=True)
 

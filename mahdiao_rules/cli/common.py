@@ -34,6 +34,7 @@ from ..io.output import (
     write_files,
 )
 from ..io.resources import data_dir
+from ..io.textcheck import control_problem, printable
 from ..io.yamlsafe import Document, current_limits, load_file, load_text
 from ..report.render import LANGS
 from ..report.svg import bar_chart, chart_file_names
@@ -46,7 +47,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(message: str) -> None:
-    click.echo(f"mahdiao: error: {message}", err=True)
+    # File names and values typed on the command line may hold control characters:
+    # they are shown as escapes, never sent raw to the terminal (io/textcheck.py).
+    click.echo(f"mahdiao: error: {printable(message)}", err=True)
     sys.exit(EXIT_INPUT)
 
 
@@ -121,8 +124,9 @@ def friendly_errors(fn: F) -> F:
         except Exception as e:  # a bug: still one line, and the traceback only when asked
             if os.environ.get("MAHDIAO_DEBUG") == "1":
                 raise
-            click.echo(f"mahdiao: internal error: {type(e).__name__}: {e} (a bug — please report "
-                       "it with the input file; MAHDIAO_DEBUG=1 shows the traceback)", err=True)
+            click.echo(f"mahdiao: internal error: {type(e).__name__}: {printable(str(e))} (a bug — "
+                       "please report it with the input file; MAHDIAO_DEBUG=1 shows the traceback)",
+                       err=True)
             sys.exit(EXIT_INTERNAL)
     return wrapper  # type: ignore[return-value]
 
@@ -177,8 +181,18 @@ def pick_by_id(entries: Sequence[Any], ids: Sequence[str], what: str, shown: str
 
 
 def command_line() -> str:
-    """The command as typed, for the stamp at the end of a report."""
-    return " ".join(shlex.quote(a) for a in ["mahdiao", *sys.argv[1:]])
+    """The command as typed, for the stamp at the end of a report (control characters
+    written as escapes)."""
+    return printable(" ".join(shlex.quote(a) for a in ["mahdiao", *sys.argv[1:]]))
+
+
+def check_seed(seed: str) -> str:
+    """A seed becomes deal ids (``SEED-1``) in files the tool must read back: it may not
+    hold a control character."""
+    problem = control_problem(seed)
+    if problem is not None:
+        raise InputError(f"--seed: {problem}")
+    return seed
 
 
 def report_options(fn: F) -> F:
@@ -197,7 +211,7 @@ def load_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal
     elif file == STDIN:
         return pick_by_id(parse_deals(read_document(file)), deal_ids, "deal", STDIN_NAME), STDIN_NAME
     else:
-        path, shown = Path(file), file
+        path, shown = Path(file), printable(file)
     return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
 
 

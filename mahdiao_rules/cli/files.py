@@ -12,11 +12,15 @@ from .. import __version__
 from ..errors import InputError
 from ..io.dealfile import dump_deals, parse_deals, random_deals
 from ..io.sittingfile import load_json_lines, looks_like_sitting, parse_sitting
+from ..io.textcheck import printable
+from ..pipeline import settle_deal
+from ..play.policies import make_policy
 from ..play.procedure import as_first_hand
-from ..ruleset import compile_document, find_ruleset
+from ..ruleset import compile_document, find_ruleset, resolve_rulesets
 from . import complete
 from .common import (
     EXIT_INPUT,
+    check_seed,
     format_option,
     friendly_errors,
     output_format,
@@ -30,21 +34,28 @@ from .common import (
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
+@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+              help="Also settle every deal under this ruleset, as `mahdiao replay -r` does "
+                   "('all' for every bundled one). Repeatable. Default: feng, as replay.")
 @format_option(["text", "json"], "text", "Result format")
 @friendly_errors
-def validate(files: tuple[str, ...], fmt: str | None) -> None:
+def validate(files: tuple[str, ...], rulesets: tuple[str, ...], fmt: str | None) -> None:
     """Check deal, sitting and ruleset files (- reads standard input); one line per file.
 
-    Exit code 0 when every file is valid, 2 when any is not.  With --format json
-    the lines are one JSON document on stdout (errors included, with file and line).
+    A deal file or ruleset is valid when `mahdiao replay` would accept it: each deal of a
+    deal file is played and settled under the rulesets of -r (default feng); a ruleset is
+    compiled with its defaults and with each other reading of each option.  Exit code 0
+    when every file is valid, 2 when any is not.  With --format json the lines are one
+    JSON document on stdout (errors included, with file and line).
     """
     results = []
+    chosen = None
     for name in files:
         try:
             # A .jsonl file is a sitting in JSON Lines (the sitting, then one hand a line).
             doc = load_json_lines(name, name) if name.lower().endswith(".jsonl") else read_document(name)
             if _looks_like_ruleset(doc.data):
-                rs = compile_document(doc)
+                rs = compile_every_reading(doc)
                 results.append({"file": doc.file, "ok": True, "kind": "ruleset", "id": rs.id,
                                 "items": rs.item_count})
                 line = f"{doc.file}: ok (ruleset {rs.id}, {rs.item_count} items)"
@@ -54,20 +65,36 @@ def validate(files: tuple[str, ...], fmt: str | None) -> None:
                 line = f"{doc.file}: ok (sitting of {n} hand{'s' if n != 1 else ''})"
             else:
                 deals = parse_deals(doc)
+                chosen = chosen or resolve_rulesets(rulesets or ("feng",))
+                for deal in deals:
+                    for rs in chosen:
+                        settle_deal(rs, deal, policy=make_policy("random", rs))
                 results.append({"file": doc.file, "ok": True, "kind": "deals", "deals": len(deals)})
                 line = f"{doc.file}: ok ({len(deals)} deal{'s' if len(deals) != 1 else ''})"
             if fmt != "json":
-                click.echo(line)
+                click.echo(printable(line))
         except InputError as e:
             results.append({"file": e.file or name, "ok": False, "line": e.line, "place": e.place,
                             "error": str(e)})
             if fmt != "json":
-                click.echo(f"mahdiao: error: {e}", err=True)
+                click.echo(f"mahdiao: error: {printable(str(e))}", err=True)
     if fmt == "json":
         click.echo(json.dumps({"kind": "validate", "version": __version__, "files": results},
                               ensure_ascii=False, indent=2))
     if not all(r["ok"] for r in results):
         sys.exit(EXIT_INPUT)
+
+
+def compile_every_reading(doc: Any) -> Any:
+    """Compile the ruleset with its defaults, then with each other reading of each option in
+    turn: ``replay --set RULESET.OPTION=VALUE`` must not find a mistake that validate missed
+    (a case that is compiled only when its reading is chosen)."""
+    rs = compile_document(doc)
+    for option in rs.options.values():
+        for choice in option.choices:
+            if choice != option.default:
+                compile_document(doc, overrides={option.name: choice})
+    return rs
 
 
 DEAL_FORMATS = ["yaml", "json"]
@@ -106,6 +133,7 @@ def deal(seed: str, count: int, fmt: str | None, output: str | None, ruleset: st
     first-banker procedure picks it otherwise (the app's ``first_banker=face``: the seat
     the face card's number gives), as for the first hand of a sitting.
     """
+    check_seed(seed)
     fmt = output_format(fmt, output, DEAL_FORMATS, "yaml")
     parsed = parse_settings(settings)
     if parsed and ruleset is None:

@@ -21,6 +21,7 @@ from ..history.reconstruct import reconstruct as run_reconstruct
 from ..io.dealcode import decode, encode
 from ..io.dealfile import dump_deals, parse_deals
 from ..io.resources import data_dir
+from ..io.textcheck import printable
 from ..io.yamlsafe import load_file
 from ..report.render import RENDERERS, formats_for
 from ..report.replay import stamp_info
@@ -31,6 +32,7 @@ from . import complete
 from .common import (
     STDIN,
     STDIN_NAME,
+    check_seed,
     command_line,
     format_option,
     friendly_errors,
@@ -86,11 +88,12 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
     uniformly at random, settles each under every ruleset, and reports per
     ruleset and seat what is certain, the range and the distribution of nets.
     """
+    check_seed(seed)
     fmt = output_format(fmt, output, RECONSTRUCT_FORMATS, "text")
     if file is None:
         path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
     else:
-        path, shown = Path(file), (STDIN_NAME if file == STDIN else file)
+        path, shown = Path(file), (STDIN_NAME if file == STDIN else printable(file))
     read = [] if file == STDIN else [path]
     dest = output_place(output, inputs=read)
     completions_dest = (None if completions_file is None else

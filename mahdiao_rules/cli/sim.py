@@ -35,6 +35,7 @@ from ..simulate import (
 from . import complete
 from .common import (
     Destination,
+    check_seed,
     check_settings_targets,
     format_option,
     friendly_errors,
@@ -243,6 +244,7 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
     椿 stays), the 官堆 (at the end, its largest, after each hand) and each
     player's net per sitting, with 95% intervals over sittings.
     """
+    check_seed(seed)
     slots = _slots(rulesets, settings)
     if sitting is not None and same_play is not None:
         raise InputError("--sitting and --same-play do not go together: in a sitting each "
@@ -279,6 +281,7 @@ def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int,
            show_progress: bool | None) -> None:
     """Switch each option of a ruleset to each other reading, one at a time, on the same deals,
     and rank the options by their effect on the banker's mean net and on item frequencies."""
+    check_seed(seed)
     base = find_ruleset(ruleset)
     parsed = parse_settings(settings)
     for rs_id in parsed:

@@ -27,6 +27,7 @@ from ..cards import Card, beats, card_name, parse_card
 from ..deal import NO_CAPTURE_EVENTS, SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat, barred_seats
 from ..errors import InputError
 from .schemacheck import check
+from .textcheck import control_problem
 from .yamlsafe import Document, format_path, load_file
 
 __all__ = [
@@ -132,11 +133,14 @@ def _read_deal(doc: Document, base: KeyPath, data: Mapping[str, Any], label: str
     raw_events = data.get("events", ())
     play = _read_play(r, data["play"], hands, _no_capture(r, raw_events)) if "play" in data else None
     events = tuple(_read_event(r, i, e, play) for i, e in enumerate(raw_events))
+    parts = [("play",)] + [("events", i) for i in range(len(events))]
+    lines = {format_path(rel): line for rel in parts
+             if (line := doc.line_of((*base, *rel))) is not None}
     return Deal(
         id=data["id"], banker=banker, hands=hands, stock=stock, play=play,  # type: ignore[arg-type]
         events=events, title=data.get("title"), source=data.get("source"),
-        # int(): the schema's integer admits 3.0; it is at most 10**6, so any such float is exact.
-        guan_dui=int(data.get("guan_dui", 0)), notes=data.get("notes"), origin=doc.file,
+        guan_dui=data.get("guan_dui", 0), notes=data.get("notes"), origin=doc.file,
+        place=format_path(base) if base else "", lines=lines,
     )
 
 
@@ -221,9 +225,7 @@ def _read_event(r: _DealReader, i: int, data: Mapping[str, Any],
                 play: Sequence[RecordedTrick] | None) -> Event:
     rel = ("events", i)
     seat = r.seat(data["seat"], *rel, "seat")
-    trick = data.get("trick")
-    if trick is not None:
-        trick = int(trick)  # JSON Schema's integer admits 4.0, which cannot index the tricks
+    trick = data.get("trick")  # an int: the reader gives whole numbers (4.0) as ints
     n_tricks = N_TRICKS if play is None else len(play)
     if trick is not None and not 1 <= trick <= n_tricks:
         why = "" if play is None else f" (the recorded play has {n_tricks} tricks)"
@@ -288,6 +290,7 @@ def dump_deals(deals: Sequence[Deal], *, fmt: str = "yaml", title: str | None = 
     *progress*, when given, is called with 1 after each deal is written (a progress bar)."""
     header: dict[str, Any] = {"title": title} if title is not None else {}
     items = [deal_to_data(d) for d in deals]
+    _check_texts(header, items)
     if fmt == "json":
         text = _json({**header, "deals": items}) + "\n"
         if progress is not None:
@@ -303,6 +306,23 @@ def dump_deals(deals: Sequence[Deal], *, fmt: str = "yaml", title: str | None = 
         if progress is not None:
             progress(1)
     return head + "deals:\n" + "\n".join(blocks)
+
+
+def _check_texts(header: dict[str, Any], items: Sequence[dict[str, Any]]) -> None:
+    """The reader refuses control characters in any text (io/textcheck.py); a file the tool
+    writes must read back, so such text is refused here, naming the deal and the field."""
+    stack: list[tuple[str, Any]] = [("title", header.get("title"))]
+    stack += [(f"deal {item.get('id')!r}", item) for item in items]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            problem = control_problem(value)
+            if problem is not None:
+                raise InputError(f"{where}: {problem}; it could not be read back")
+        elif isinstance(value, dict):
+            stack += [(f"{where}: {k}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(where, v) for v in value]
 
 
 # Characters a YAML reader refuses raw or folds as line breaks (even inside a JSON string),

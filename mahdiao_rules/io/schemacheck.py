@@ -12,10 +12,12 @@ import json
 import math
 import re
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -55,16 +57,31 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def _validator(name: str) -> Draft202012Validator:
+def _validator(name: str) -> Any:
     return _make_validator(load_schema(name))
 
 
-def _make_validator(schema: dict[str, Any]) -> Draft202012Validator:
+def _exact_multiple_of(validator: Any, step: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """``multipleOf`` in exact arithmetic: the reader gives Decimals (``0.50000000000000001``
+    is not a multiple of 0.5, although a float division says it is)."""
+    if not isinstance(instance, int | Decimal) or isinstance(instance, bool):
+        yield from _MULTIPLE_OF(validator, step, instance, schema)
+        return
+    exact_step = Fraction(str(step)) if isinstance(step, float) else Fraction(step)
+    if Fraction(instance) % exact_step:
+        yield ValidationError(f"{instance} is not a multiple of {step}")
+
+
+_MULTIPLE_OF = Draft202012Validator.VALIDATORS["multipleOf"]
+_Validator = validators.extend(Draft202012Validator, {"multipleOf": _exact_multiple_of})
+
+
+def _make_validator(schema: dict[str, Any]) -> Any:
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
         raise MahdiaoError(f"invalid JSON Schema: {exc.message}") from exc
-    return Draft202012Validator(schema, registry=_registry())
+    return _Validator(schema, registry=_registry())
 
 
 @cache
@@ -84,7 +101,7 @@ def check(doc: Document, schema_name: str) -> None:
     _check(doc, _validator(schema_name))
 
 
-def _check(doc: Document, validator: Draft202012Validator) -> None:
+def _check(doc: Document, validator: Any) -> None:
     _check_finite(doc)
     errors = list(validator.iter_errors(_json_view(doc.data)))
     if not errors:
@@ -242,7 +259,7 @@ def _describe(value: Any) -> str:
         return f"true/false value {'true' if value else 'false'}"
     if isinstance(value, int):
         return f"whole number {value}"
-    if isinstance(value, float):
+    if isinstance(value, float | Decimal):
         return f"number {value}"
     if isinstance(value, str):
         return f"text {_quote(value)}"
@@ -257,6 +274,8 @@ def _show(value: Any) -> str:
     """A short rendering of a value in a message: text quoted, everything else as JSON."""
     if isinstance(value, str):
         return _quote(value)
+    if isinstance(value, Decimal):
+        return str(value)
     try:
         return _trim(json.dumps(value, ensure_ascii=False), 60)
     except (TypeError, ValueError):  # pragma: no cover

@@ -25,7 +25,6 @@ because its messages name the offending character.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -34,6 +33,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import yaml
@@ -48,6 +48,8 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was installed
     _CParser = None
 
 from ..errors import InputError
+from . import jsonpos
+from .textcheck import control_problem
 
 __all__ = [
     "BUILTIN_LIMITS",
@@ -154,8 +156,12 @@ class Document:
     file: str
     """The name to show in messages (the path as given)."""
     data: Any
-    """Plain Python: dict / list / str / int / float / bool / None."""
+    """Plain Python: dict / list / str / int / Decimal / bool / None.  A number is exactly
+    what the text states: an int when whole, else a Decimal (never a binary float); only
+    YAML's ``.inf`` and ``.nan`` are floats, for the schema check to refuse."""
     _lines: _Lines | None = field(default=None, repr=False, compare=False)
+    nodes: int = field(default=0, repr=False, compare=False)
+    """How many values the document holds, an alias counted in full at every use."""
 
     def line_of(self, path: Sequence[PathKey]) -> int | None:
         """The 1-based line of the node at key *path* (an entry's key line for mapping entries).
@@ -486,9 +492,12 @@ class _Builder:
                 return self._int(node)
         elif tag == _FLOAT:
             if _FLOAT_RE.match(text):
-                return _float(text)
+                try:
+                    return _float(text)
+                except InputError as err:
+                    raise self._error(err.message, node) from None
             if _INT_RE.match(text):
-                return float(self._int(node))
+                return self._int(node)
         else:
             raise self._tag_error(node)
         raise self._error(f"{text!r} is not a valid {_show_tag(tag)} value", node)
@@ -505,24 +514,62 @@ class _Builder:
             raise self._error("this number has too many digits", node) from None
 
     def _text(self, node: ScalarNode) -> str:
-        text: str = node.value
-        if _SURROGATE_RE.search(text):
-            # "\ud83d\ude00"-style escapes (as JSON writes them) arrive as two
-            # halves; join them, and refuse a lone half.
-            try:
-                text = text.encode("utf-16", "surrogatepass").decode("utf-16")
-            except UnicodeDecodeError:
-                raise self._error("invalid \\u escape: unpaired surrogate", node) from None
-        return text
+        try:
+            return _checked_text(node.value)
+        except InputError as err:
+            raise self._error(err.message, node) from None
 
 
-def _float(text: str) -> float:
+def _checked_text(text: str) -> str:
+    """A text value or key as it may be used: surrogate halves joined, no control characters."""
+    if _SURROGATE_RE.search(text):
+        # "\ud83d\ude00"-style escapes (as JSON writes them) may arrive as two halves;
+        # join them, and refuse a lone half.
+        try:
+            text = text.encode("utf-16", "surrogatepass").decode("utf-16")
+        except UnicodeDecodeError:
+            raise InputError("invalid \\u escape: unpaired surrogate") from None
+    problem = control_problem(text)
+    if problem is not None:
+        raise InputError(problem)
+    return text
+
+
+_MAX_DIGITS = 4300
+"""The most digits a number may have, before or after the point (Python's own limit for
+turning text into an int); beyond it a number is refused rather than computed."""
+
+
+def _exact(text: str) -> int | Decimal:
+    """A decimal number's text as the exact value it states: an int when it is whole
+    (``4.0``, ``1e3``), else a Decimal (``0.5``, ``2.0000000000000001``) — never a binary
+    float, which would turn ``2.0000000000000001`` into 2."""
+    value = Decimal(text)
+    _sign, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)  # finite: the patterns admit no inf or nan here
+    if value.adjusted() >= _MAX_DIGITS or exponent < -_MAX_DIGITS or len(digits) > _MAX_DIGITS:
+        raise InputError("this number has too many digits")
+    if value == value.to_integral_value():
+        return int(value)
+    return value
+
+
+def _json_number(text: str) -> int | Decimal:
+    if "." in text or "e" in text or "E" in text:
+        return _exact(text)
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts
+        raise InputError("this number has too many digits") from None
+
+
+def _float(text: str) -> float | int | Decimal:
     special = text.lstrip("+-").lower()
     if special == ".inf":
         return -math.inf if text.startswith("-") else math.inf
     if special == ".nan":
         return math.nan
-    return float(text)
+    return _exact(text)
 
 
 def _describe_scalar(value: Any) -> str:
@@ -530,7 +577,7 @@ def _describe_scalar(value: Any) -> str:
         return "nothing (null)"
     if isinstance(value, bool):
         return "true/false"
-    if isinstance(value, float):
+    if isinstance(value, float | Decimal):
         return "a number"
     return "a value"
 
@@ -689,45 +736,37 @@ def _compose(text: str, limits: Limits) -> Node | None:
 
 
 def _parse(text: str, file: str, limits: Limits, *, is_json: bool) -> Document:
+    if is_json:
+        return _parse_json(text, file, limits)
     with _stack_room(limits):
         try:
             root = _compose(text, limits)
         except yaml.YAMLError as exc:
-            if is_json:
-                # Valid JSON that PyYAML rejects (tabs, for instance): use the json
-                # module, and report JSON's own error if that fails too.
-                return _parse_json(text, file, limits)
             raise _yaml_error(exc, text) from None
         except RecursionError:
             raise _too_deep(limits, None) from None
         if root is None:
             return Document(file, None)
+        builder = _Builder(limits)
         try:
-            data, lines = _Builder(limits).build(root)
+            data, lines = builder.build(root)
         except RecursionError:  # pragma: no cover - _stack_room leaves room for max_depth
             raise _too_deep(limits, None) from None
-        if is_json:
-            _check_json_syntax(text)
-    return Document(file, data, lines)
+    return Document(file, data, lines, nodes=builder.measured[id(root)][0])
 
 
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def _check_json_syntax(text: str) -> None:
-    """A ``.json`` file must be JSON, not just YAML that reads the same way.
-
-    YAML also accepts trailing commas, comments, single quotes, unquoted keys and
-    anchors, which other JSON readers refuse.  Called once YAML has read the text
-    within the limits, so the json module's copy is bounded too.
-    """
-    try:
-        json.loads(text, parse_constant=_no_constants)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"JSON syntax error: {exc.msg}", line=exc.lineno) from None
-    except ValueError as exc:  # NaN or Infinity, or an integer with too many digits
-        raise InputError(f"JSON error: {exc}") from None
+def _parse_json(text: str, file: str, limits: Limits) -> Document:
+    """A ``.json`` file: strict JSON (no comments, trailing commas, NaN …), read by
+    :mod:`.jsonpos` with the line of every value, under the same limits and rules for
+    numbers and text as YAML."""
+    if not text.strip(" \t\n\r"):
+        return Document(file, None)
+    data, lines, nodes = jsonpos.parse(
+        text, make_lines=_Lines, number=_json_number, text_check=_checked_text,
+        max_depth=limits.max_depth, max_nodes=limits.max_nodes,
+        too_deep=lambda line: _too_deep(limits, line),
+        too_many=lambda line: _too_many_nodes(limits, line), format_path=format_path)
+    return Document(file, data, lines, nodes=nodes)
 
 
 def _yaml_error(exc: yaml.YAMLError, text: str) -> InputError:
@@ -770,42 +809,3 @@ def _line_text(text: str, line: int) -> str:
             return ""
     end = text.find("\n", start)
     return text[start:] if end < 0 else text[start:end]
-
-
-def _parse_json(text: str, file: str, limits: Limits) -> Document:
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise InputError(f"duplicate key {key!r}")
-            result[key] = value
-        return result
-
-    try:
-        data = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=_no_constants)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"JSON syntax error: {exc.msg}", line=exc.lineno) from None
-    except RecursionError:
-        raise _too_deep(limits, None) from None
-    except ValueError as exc:  # e.g. an integer with too many digits
-        raise InputError(f"JSON error: {exc}") from None
-    _check_plain(data, limits)
-    return Document(file, data)
-
-
-def _check_plain(data: Any, limits: Limits) -> None:
-    """Apply the depth and node limits (and the surrogate rule) to json-module output."""
-    count = 0
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        count += 1
-        if count > limits.max_nodes:
-            raise _too_many_nodes(limits, None)
-        if isinstance(value, dict | list):
-            if depth + 1 > limits.max_depth:
-                raise _too_deep(limits, None)
-            items = [x for pair in value.items() for x in pair] if isinstance(value, dict) else value
-            stack.extend((item, depth + 1) for item in items)
-        elif isinstance(value, str) and _SURROGATE_RE.search(value):
-            raise InputError("invalid \\u escape: unpaired surrogate")

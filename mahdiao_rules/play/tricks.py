@@ -117,7 +117,7 @@ def replay_recorded(deal: Deal) -> PlayResult:
     if len(deal.play) != 8:
         raise InputError(
             f"deal {deal.id!r} records {len(deal.play)} tricks; a hand has 8",
-            file=deal.origin, place="play",
+            **deal.locate("play"),
         )
     tricks = [play_trick(i + 1, t.lead, t.cards, deal.barred(i + 1)) for i, t in enumerate(deal.play)]
     return result_of(tricks, recorded=True)

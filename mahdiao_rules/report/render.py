@@ -23,20 +23,27 @@ import csv
 import functools
 import io
 import json
+import os
 import re
+import signal
 import string
+import threading
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError, TemplateSyntaxError
+from jinja2.loaders import split_template_path
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from ..errors import InputError
 from ..io.resources import data_dir
-from ..io.yamlsafe import load_file
+from ..io.yamlsafe import Document, format_path, load_file
 from .cite import to_bibtex
 from .svg import bar_chart, line_chart
 
@@ -115,13 +122,16 @@ def _html_finalize(value: Any) -> Any:
     return value
 
 
-_MD = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "}
+_MD = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " ",
+       "[": "\\[", "]": "\\]"}
 _MD_RE = re.compile("|".join(re.escape(k) for k in _MD))
 
 
 def md_escape(value: Any) -> str:
-    """Text for a Markdown table cell or line: no pipe or line break splits a row, and no
-    ``<tag>`` of a deal title becomes HTML in a Markdown viewer."""
+    """Text for a Markdown table cell or line: no pipe or line break splits a row, no
+    ``<tag>`` of a deal title becomes HTML in a Markdown viewer, and no ``[text](url)`` or
+    ``![image](url)`` becomes a link or an image (a ``javascript:`` link, or a remote image
+    that reports the reader): the brackets are escaped."""
     return _MD_RE.sub(lambda m: _MD[m.group()], str(value))
 
 
@@ -195,25 +205,111 @@ class Labels:
 def load_labels(template_dir: str | Path | None, lang: str) -> Labels:
     if lang not in LANGS:
         raise InputError(f"--lang takes {', '.join(LANGS)}, not {lang!r}")
-    table: dict[str, dict[str, str]] = dict(load_file(data_dir("templates") / "labels.yaml").data)
+    table = _labels_table(load_file(data_dir("templates") / "labels.yaml"))
     if template_dir is not None:
         own = Path(template_dir) / "labels.yaml"
         if own.is_file():
-            for key, value in (load_file(own).data or {}).items():
+            for key, value in _labels_table(load_file(own)).items():
                 table[key] = {**table.get(key, {}), **value}
     return Labels(table, lang)
+
+
+def _labels_table(doc: Document) -> dict[str, dict[str, str]]:
+    """A labels file as ``{key: {lang: text}}``, every phrase checked: a labels.yaml of a
+    --template-dir is input like any other, and its mistakes are one line naming the place."""
+    def fail(path: tuple[str, ...], message: str) -> InputError:
+        return InputError(message, file=doc.file, line=doc.line_of(path), place=format_path(path))
+
+    if doc.data is None:
+        return {}
+    if not isinstance(doc.data, dict):
+        raise fail((), "labels.yaml must be a mapping: key: {en: …, zh-Hant: …, zh-Hans: …}")
+    table: dict[str, dict[str, str]] = {}
+    for key, entry in doc.data.items():
+        if not isinstance(key, str):
+            raise fail((str(key),), f"a label key is text, not {key!r}")
+        if not isinstance(entry, dict):
+            raise fail((key,), f"a label is a mapping of languages ({', '.join(LANGS)}) to text")
+        for lang, text in entry.items():
+            path = (key, str(lang))
+            if lang not in LANGS:
+                raise fail(path, f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
+            if not isinstance(text, str):
+                raise fail(path, f"a label is text, not {text!r}")
+            problem = _phrase_problem(text)
+            if problem is not None:
+                raise fail(path, problem)
+        table[key] = dict(entry)
+    return table
+
+
+def _phrase_problem(text: str) -> str | None:
+    """Why *text* cannot be filled in as a phrase (None when it can): its ``{fields}`` must be
+    plain names; a literal brace is written twice (``{{``)."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        return f"{exc} in the phrase {text!r} (write {{{{ and }}}} for a literal brace)"
+    for _literal, name, spec, conv in parts:
+        if name is not None and (not name.isidentifier() or spec or conv):
+            field = "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+            return (f"the field {field} of the phrase {text!r} is not a plain name such as "
+                    "{deals} (write {{ and }} for a literal brace)")
+    return None
 
 
 # ---------------------------------------------------------------------- environments
 
 
+class _UserTemplates(jinja2.FileSystemLoader):
+    """The templates of a --template-dir: UTF-8 text, or one error line naming the file and line."""
+
+    def get_source(self, environment: jinja2.Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            path = os.path.join(self.searchpath[0], *split_template_path(template))
+            raw = Path(path).read_bytes()
+            raise InputError(f"the template is not UTF-8 text (byte 0x{raw[exc.start]:02x} here); "
+                             "save it as UTF-8", file=path,
+                             line=raw.count(b"\n", 0, exc.start) + 1) from None
+
+
+_MAX_PRODUCT = 1_000_000
+"""The longest text or list a user template may make with ``*``, and the largest power."""
+
+
+class _Sandbox(SandboxedEnvironment):
+    """jinja2's sandbox, for templates of a --template-dir: a template reads the report and
+    the labels and calls the filters; it cannot reach Python internals (no ``__class__``,
+    no ``__globals__``, no methods that change data it did not make), ``range`` stops at
+    100,000 items, and ``*`` and ``**`` cannot make huge values."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(left, int | float) and isinstance(right, int | float):
+            if abs(right) > 64 and abs(left) > 1:
+                raise SecurityError(f"{left} ** {right} is too large for a template")
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, str | list | tuple) and isinstance(n, int) and \
+                        len(seq) * n > _MAX_PRODUCT:
+                    raise SecurityError("a template may not make a text or list longer than "
+                                        f"{_MAX_PRODUCT:,} with *")
+        return super().call_binop(context, operator, left, right)
+
+
 def environment(template_dir: str | Path | None = None, *, fmt: str = "text") -> jinja2.Environment:
+    """The jinja2 environment for *fmt*: the bundled templates, trusted; with *template_dir*,
+    that folder first and every template run in jinja2's sandbox."""
     loaders: list[jinja2.BaseLoader] = []
     if template_dir is not None:
-        loaders.append(jinja2.FileSystemLoader(str(template_dir)))
+        loaders.append(_UserTemplates(str(template_dir)))
     loaders.append(jinja2.FileSystemLoader(str(data_dir("templates"))))
     finalize = {"latex": _latex_finalize, "html": _html_finalize, "md": _md_finalize}.get(fmt)
-    env = jinja2.Environment(
+    env = (jinja2.Environment if template_dir is None else _Sandbox)(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         # Every template an HTML renderer loads is HTML, shared macro files included.
@@ -237,6 +333,48 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
     return env
 
 
+TEMPLATE_SECONDS_VAR = "MAHDIAO_TEMPLATE_SECONDS"
+TEMPLATE_SECONDS = 60
+"""How long a report may take to render when a --template-dir is given (POSIX only)."""
+
+
+class _TooSlow(Exception):
+    pass
+
+
+def _template_seconds() -> float:
+    raw = os.environ.get(TEMPLATE_SECONDS_VAR, "").strip()
+    if not raw:
+        return TEMPLATE_SECONDS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1
+    if not 0 < value <= 86400:
+        raise InputError(f"environment variable {TEMPLATE_SECONDS_VAR}={raw!r}: expected a number "
+                         f"of seconds from 0 to 86400 (default {TEMPLATE_SECONDS})")
+    return value
+
+
+@contextmanager
+def _time_bound(seconds: float) -> Iterator[None]:
+    """Raise _TooSlow in the main thread after *seconds* (where SIGALRM exists)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(_signum: int, _frame: Any) -> None:
+        raise _TooSlow
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 @dataclass(frozen=True)
 class TemplateRenderer:
     """Render a model with ``<kind>.<ext>.j2``."""
@@ -252,27 +390,43 @@ class TemplateRenderer:
                  template_dir: str | Path | None = None, lang: str = "en") -> str:
         env = environment(template_dir, fmt=self.fmt)
         labels = load_labels(template_dir, lang)
-        try:
-            template = env.get_template(self.template_name(kind))
-        except jinja2.TemplateNotFound:
-            raise InputError(f"no template {self.template_name(kind)!r} for --format "
-                             f"{self.fmt}") from None
-        try:
-            escape_fn = _ESCAPES.get(self.fmt)
-            say = functools.partial(labels.phrase, escape_fn=escape_fn) if escape_fn else labels.say
+        escape_fn = _ESCAPES.get(self.fmt)
+        say = functools.partial(labels.phrase, escape_fn=escape_fn) if escape_fn else labels.say
+        if template_dir is None:  # the bundled templates: trusted, and a failure is a bug
+            template = self._template(env, kind)
             text = template.render(report=model, L=labels, say=say, lang=lang)
-        except InputError:
-            raise
-        except Exception as exc:
-            # A user's template (--template-dir) may be wrong in any way: say which one and
-            # how, in one line.  A bundled template failing is a bug and keeps its traceback.
-            if template_dir is None or not _is_users(template, template_dir):
+        else:
+            seconds = _template_seconds()
+            try:
+                with _time_bound(seconds):
+                    template = self._template(env, kind)
+                    text = template.render(report=model, L=labels, say=say, lang=lang)
+            except InputError:
                 raise
-            line = getattr(exc, "lineno", None)
-            raise InputError(f"template error: {exc}", file=template.filename, line=line) from None
+            except _TooSlow:
+                raise InputError(f"the templates took longer than {seconds:g} s to render "
+                                 f"(a loop that does not end? {TEMPLATE_SECONDS_VAR} sets the "
+                                 "bound)", file=str(template_dir)) from None
+            except Exception as exc:
+                # A user's template may be wrong in any way: say which one, where and how,
+                # in one line.  A bundled template failing is a bug and keeps its traceback.
+                where = _users_place(exc, template_dir)
+                if where is None:
+                    raise
+                raise InputError(f"template error: {_template_message(exc)}", file=where[0],
+                                 line=where[1]) from None
         if self.fmt == "html":
             text = mark_chinese(text, lang)
         return ("\ufeff" + text) if self.bom else text
+
+    def _template(self, env: jinja2.Environment, kind: str) -> jinja2.Template:
+        try:
+            return env.get_template(self.template_name(kind))
+        except jinja2.TemplateNotFound as exc:
+            if exc.name != self.template_name(kind):
+                raise
+            raise InputError(f"no template {self.template_name(kind)!r} for --format "
+                             f"{self.fmt}") from None
 
 
 _TAG = re.compile(r"(<[^>]*>)")
@@ -311,9 +465,35 @@ _ESCAPES: dict[str, Callable[[str], str]] = {
 """How each format escapes the text of a phrase (``say``); text and csv need nothing."""
 
 
-def _is_users(template: jinja2.Template, template_dir: str | Path) -> bool:
-    name = template.filename or ""
-    return Path(name).resolve().is_relative_to(Path(template_dir).resolve())
+def _inside(path: str, folder: str | Path) -> bool:
+    return Path(path).resolve().is_relative_to(Path(folder).resolve())
+
+
+def _users_place(exc: BaseException, template_dir: str | Path) -> tuple[str, int | None] | None:
+    """The user template (file, line) an error comes from, or None when it comes from no
+    template of *template_dir* (then it is a bug, not the user's template)."""
+    if isinstance(exc, TemplateSyntaxError):
+        if exc.filename and _inside(exc.filename, template_dir):
+            return exc.filename, exc.lineno
+        return None
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2") and _inside(name, template_dir):
+            found = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _template_message(exc: BaseException) -> str:
+    if isinstance(exc, TemplateSyntaxError):
+        return f"syntax: {exc.message}"
+    if isinstance(exc, SecurityError):
+        return f"not allowed in a template: {exc}"
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return f"no template {exc.name!r}"
+    return f"{type(exc).__name__}: {exc}" if not isinstance(exc, jinja2.TemplateError) else str(exc)
 
 
 def render_json(model: dict[str, Any], **_: Any) -> str:

@@ -15,6 +15,7 @@ from ..cards import CARD_NUM, closest_names
 from ..deal import SEAT_ALIASES
 from ..errors import InputError
 from ..io.yamlsafe import Document, load_file
+from ..units import is_number
 from .bibliography import attestation, bundled_sources
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .kai_chong import compile_kai_chong
@@ -169,6 +170,10 @@ def _choose(e: Entry, values: Mapping[str, str]) -> tuple[Any, KeyPath]:
     node, path = e.node, e.path
     while isinstance(node, dict) and "option" in node:
         name = node["option"]
+        if not isinstance(name, str) or not isinstance(node.get("cases"), dict):
+            where = (*path, "option" if not isinstance(name, str) else "cases")
+            raise InputError("an option switch is {option: NAME, cases: {VALUE: …}}",
+                             file=e.doc.file, line=e.doc.line_of(where), place=_fmt(where))
         if name not in values:
             raise InputError(f"unknown option {name!r}", file=e.doc.file,
                              line=e.doc.line_of((*path, "option")), place=_fmt((*path, "option")))
@@ -524,7 +529,7 @@ def _triggers(items: dict[str, ItemDef], phases: dict[str, tuple[Step, ...]]
 def _const_amount(c: Compiler, node: Any, path: KeyPath) -> int | None:
     """The amount in ticks when it is a plain number (then no closure call is needed)."""
     node, _ = c.resolve(node, path)
-    if isinstance(node, bool) or not isinstance(node, int | float):
+    if not is_number(node):
         return None
     return c.number(node, path)
 

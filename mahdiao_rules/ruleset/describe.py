@@ -14,12 +14,11 @@ ruleset's current option values choose, followed by ``[X=value]``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from ..cards import CARD_ALIASES, CARD_HANZI, CATEGORIES, CATEGORY_ALIASES
 from ..errors import MahdiaoError
-from ..units import format_zhu
+from ..units import format_zhu, is_number, ticks
 from .model import CHANNEL_HANZI, ItemDef, Ruleset
 
 
@@ -59,7 +58,7 @@ def bounds(arg: Any, noun: str = "") -> str:
 
 def zhu_text(value: Any) -> str:
     """A literal amount in 注: ``3`` → "3 注", ``-0.5`` → "-½ 注"."""
-    return f"{format_zhu(int(Fraction(str(value)) * 24))} 注"
+    return f"{format_zhu(ticks(value))} 注"
 
 
 OF_TEXT = {
@@ -199,8 +198,8 @@ class Describer:
         node, note = self.resolve(node)
         if isinstance(node, bool):
             raise UndescribedKind(f"describe.py cannot read the amount {node!r}")
-        if isinstance(node, int | float):
-            return self._with(note, zhu_text(node) if unit else f"{node:g}")
+        if is_number(node):
+            return self._with(note, zhu_text(node) if unit else f"{node}")
         if isinstance(node, dict) and len(node) == 1:
             (kind, arg), = node.items()
             fn = NUMERIC_TEXT.get(kind)
@@ -227,8 +226,8 @@ class Describer:
         """The amount in a few characters for a comparison table ("6 × 雌突", "±1 吊"), or
         None when it is an expression that only the full text (:meth:`amount`) can say."""
         node, _ = self.resolve(raw.get("zhu", 0))
-        if isinstance(node, int | float) and not isinstance(node, bool):
-            text = format_zhu(int(Fraction(str(node)) * 24))
+        if is_number(node):
+            text = format_zhu(ticks(node))
         elif isinstance(node, dict) and "diao" in node:
             text = "±1 吊"
         elif isinstance(node, dict) and "pool" in node:
@@ -245,7 +244,7 @@ class Describer:
     def zhu_value(self, raw: dict[str, Any]) -> float | None:
         """The amount as a number of 注 when it is one (for charts), else None."""
         node, _ = self.resolve(raw.get("zhu", 0))
-        if isinstance(node, int | float) and not isinstance(node, bool):
+        if is_number(node):
             return float(node)
         return None
 
@@ -409,7 +408,7 @@ def _diao(d: Describer, a: dict[str, Any], unit: str) -> str:
     text = f"fewer than {lose} tricks lose 1 吊, more than {win} win 1 吊"
     for row in a.get("shared", []):
         text += (f"; {_plural(row['losers'], 'loser')} and {_plural(row['winners'], 'winner')}: "
-                 f"{format_zhu(int(Fraction(str(row['each'])) * 24))} 吊 each")
+                 f"{format_zhu(ticks(row['each']))} 吊 each")
     return f"{text} (1 吊 = {d.rs.zhu_per_diao} 注)"
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from ..cards import (
@@ -35,7 +34,7 @@ from ..cards import (
 )
 from ..errors import InputError
 from ..io.yamlsafe import Document, format_path
-from ..units import TICKS_PER_ZHU
+from ..units import TICKS_PER_ZHU, exact, is_number
 
 Path = tuple[str | int, ...]
 Condition = Callable[["HandState", int], bool]
@@ -147,6 +146,11 @@ class Compiler:
         """Replace ``{option: X, cases: {...}}`` by the case chosen by option X."""
         while isinstance(node, dict) and "option" in node and "cases" in node:
             name = node["option"]
+            if not isinstance(name, str):
+                raise self.error(path + ("option",), f"option: names an option, not {name!r}")
+            if not isinstance(node["cases"], dict):
+                raise self.error(path + ("cases",), "cases: is a mapping of the option's values "
+                                                    "to what each one means")
             if name not in self.options:
                 hint = closest_names(str(name), self.options)
                 extra = f" (did you mean {' or '.join(hint)}?)" if hint else ""
@@ -231,13 +235,14 @@ class Compiler:
     # ------------------------------------------------------------------ amounts
 
     def number(self, node: Any, path: Path) -> int:
-        """A 注 amount as exact ticks (numbers must be multiples of ½)."""
+        """A 注 amount as exact ticks (a number must be a whole number of ticks, 1/24 注)."""
         node, path = self.resolve(node, path)
-        if isinstance(node, bool) or not isinstance(node, int | float):
+        if not is_number(node):
             raise self.error(path, f"expected a number of 注, got {node!r}")
-        value = Fraction(str(node)) * TICKS_PER_ZHU
+        value = exact(node) * TICKS_PER_ZHU
         if value.denominator != 1:
-            raise self.error(path, f"{node} 注 is not a whole number of ½ 注")
+            raise self.error(path, f"{node} 注 cannot be paid exactly: an amount is a whole "
+                                   f"number of 1/{TICKS_PER_ZHU} 注")
         return int(value)
 
     def amount(self, node: Any, path: Path) -> Amount:
@@ -257,12 +262,14 @@ class Compiler:
                 raise self.error(path + (kind,), f"unknown amount kind {kind!r}{extra} (known: a "
                                                  f"number, {', '.join(NUMERIC_KINDS)})")
             return fn(self, arg, path + (kind,), scale)
-        if isinstance(node, bool) or not isinstance(node, int | float):
+        if not is_number(node):
             raise self.error(path, f"expected a number or an amount such as {{count: …}}, got {node!r}")
-        value = Fraction(str(node)) * scale
+        value = exact(node) * scale
         if value.denominator != 1:
-            unit = "½ 注" if scale != 1 else "whole number"
-            raise self.error(path, f"{node} is not a whole number of {unit}")
+            if scale == 1:
+                raise self.error(path, f"{node} is not a whole number")
+            raise self.error(path, f"{node} 注 cannot be paid exactly: an amount is a whole "
+                                   f"number of 1/{TICKS_PER_ZHU} 注")
         t = int(value)
         return lambda st, p: t
 

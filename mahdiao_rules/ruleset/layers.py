@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from ..cards import closest_names
 from ..errors import InputError
 from ..io.resources import data_dir
 from ..io.schemacheck import check
-from ..io.yamlsafe import Document, format_path, load_file
+from ..io.yamlsafe import DEFAULT_LIMITS, Document, format_path, load_file
 
 KeyPath = tuple[str | int, ...]
 
@@ -80,11 +81,40 @@ def _err(doc: Document, path: KeyPath, message: str) -> InputError:
     return InputError(message, file=doc.file, line=doc.line_of(path), place=format_path(path))
 
 
-def resolve_extends(spec: str, doc: Document) -> tuple[Path, str]:
+RULESET_PATH_VAR = "MAHDIAO_RULESET_PATH"
+"""Folders (separated like PATH) whose files any ruleset may extend or include, besides its
+own folder tree and the bundled rulesets."""
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class Reach:
+    """The folders a ruleset's ``extends:`` and ``include:`` may read from: the top-level
+    ruleset's own folder and everything below it, the bundled rulesets, and the folders of
+    ``MAHDIAO_RULESET_PATH``.  Paths are compared after following links, so neither
+    ``../`` nor a link can climb out."""
+
+    def __init__(self, top: Path) -> None:
+        roots = [top.resolve().parent, data_dir("rulesets").resolve()]
+        extra = os.environ.get(RULESET_PATH_VAR, "")
+        roots += [Path(p).resolve() for p in extra.split(os.pathsep) if p.strip()]
+        self.roots = roots
+
+    def check(self, doc: Document, path: KeyPath, target: Path, spec: str, what: str) -> None:
+        if not target.name.endswith(_SUFFIXES):
+            raise _err(doc, path, f"{what} {spec!r}: a ruleset file ends in .yaml, .yml or .json")
+        real = target.resolve()
+        if not any(real.is_relative_to(root) for root in self.roots):
+            raise _err(doc, path, f"{what} {spec!r} is outside the ruleset's folder; a ruleset may "
+                                  "read only files in its own folder tree and the bundled rulesets "
+                                  f"(or in a folder listed in {RULESET_PATH_VAR})")
+
+
+def resolve_extends(spec: str, doc: Document, base_dir: Path | None = None) -> tuple[Path, str]:
     """A base ruleset named by bundled id or by a path relative to the extending file."""
-    if spec.endswith((".yaml", ".yml", ".json")) or "/" in spec:
-        base = Path(doc.file).parent / spec
-        return base, str(base)
+    if spec.endswith(_SUFFIXES) or "/" in spec:
+        shown = Path(doc.file).parent / spec
+        return (base_dir or Path(doc.file).parent) / spec, str(shown)
     bundled = data_dir("rulesets") / f"{spec}.yaml"
     if not bundled.is_file():
         ids = sorted(p.stem for p in data_dir("rulesets").glob("*.yaml"))
@@ -94,47 +124,103 @@ def resolve_extends(spec: str, doc: Document) -> tuple[Path, str]:
     return bundled, f"rulesets/{spec}.yaml"
 
 
-def merge(doc: Document, *, chain: tuple[str, ...] = (), real_path: str | None = None) -> Merged:
-    """Merge *doc* over its base (if it extends one) and its included fragments."""
+class _Budget:
+    """The values of a ruleset with its bases and fragments, each counted as often as it is
+    read (an ``include:`` of one fragment ten times counts it ten times): bounded like one file."""
+
+    def __init__(self) -> None:
+        self.limits = DEFAULT_LIMITS
+        self.total = 0
+
+    def add(self, doc: Document, at: Document | None, path: KeyPath) -> None:
+        self.total += doc.nodes
+        if self.total > self.limits.max_nodes:
+            message = (f"the ruleset with its bases and fragments would have more than "
+                       f"{self.limits.max_nodes:,} values (each extends: and include: counted as "
+                       f"often as it is read; MAHDIAO_MAX_NODES sets the limit)")
+            if at is None:
+                raise InputError(message, file=doc.file)
+            raise _err(at, path, message)
+
+
+_FRAGMENT_KEYS = frozenset({"sources", "options", "procedure", "sets", "channels", "groups", "items",
+                            "item_tags", "events"})
+"""What a fragment holds; a base ruleset holds some of these, or extends another."""
+_DEAL_KEYS = frozenset({"hands", "deals", "stock", "banker"})
+
+
+def _load_part(doc: Document, path: KeyPath, target: Path, shown: str, what: str) -> Document:
+    """Read a base or fragment.  A file that is not one is named at the extends:/include:
+    that reads it, and nothing of its content is quoted: it may be any file the user can read."""
+    part = load_file(target, display_name=shown)
+    if part.data is None:
+        raise InputError(f"the {what} file is empty", file=shown)
+    data = part.data
+    looks_right = isinstance(data, dict) and not _DEAL_KEYS & data.keys() and (
+        bool(_FRAGMENT_KEYS & data.keys()) or (what != "fragment" and "extends" in data))
+    if not looks_right:
+        raise _err(doc, path, f"{shown} is not a ruleset {what if what == 'fragment' else ''}"
+                              .rstrip() + " (it has none of a ruleset's keys)")
+    return part
+
+
+def merge(doc: Document, *, real_path: str | None = None) -> Merged:
+    """Merge *doc* over its bases (``extends:``, followed to the end of the chain) and the
+    fragments each one includes.  The chain is walked in a loop, not by recursion, so its
+    length is bounded only by the number of values."""
     if doc.data is None:
         raise InputError("the file is empty; a ruleset needs at least id and name", file=doc.file)
     check(doc, "ruleset")
-    here = str(Path(real_path or doc.file).resolve())
-    chain = (*chain, here)
-    data = doc.data
-    if "extends" in data:
-        base_path, shown = resolve_extends(data["extends"], doc)
-        resolved = str(base_path.resolve())
-        if resolved in chain:
-            cycle = " → ".join(Path(p).name for p in (*chain, resolved))
-            raise _err(doc, ("extends",), f"extends makes a cycle: {cycle}")
+    top_path = Path(real_path or doc.file)
+    reach = Reach(top_path)
+    budget = _Budget()
+    budget.add(doc, None, ())
+    # The chain, top first: (document, its real path).
+    chain: list[tuple[Document, Path]] = [(doc, top_path.resolve())]
+    while "extends" in chain[-1][0].data:
+        current, here = chain[-1]
+        spec = current.data["extends"]
+        base_path, shown = resolve_extends(spec, current, here.parent)
+        reach.check(current, ("extends",), base_path, spec, "extends")
+        resolved = base_path.resolve()
+        if any(resolved == p for _, p in chain):
+            cycle = " → ".join(p.name for p in (*(p for _, p in chain), resolved))
+            raise _err(current, ("extends",), f"extends makes a cycle: {cycle}")
         if not base_path.is_file():
-            raise _err(doc, ("extends",), f"extends {data['extends']!r}: no such file {shown}")
-        base_doc = load_file(base_path, display_name=shown)
-        merged = merge(base_doc, chain=chain, real_path=str(base_path))
-        merged.extends.append(merged.info["id"].node)
-        en = merged.info.get("name_en")
-        merged.base_names = (merged.info["name"].node,
-                             en.node if en is not None and en.doc is base_doc else "")
-        merged.top = doc
-    else:
-        merged = Merged(top=doc)
-    merged.paths.append(here)
-    _apply(merged, doc)
-    for i, name in enumerate(data.get("include", [])):
-        frag_path = Path(real_path or doc.file).parent / name
-        shown = str(Path(doc.file).parent / name)
-        if not frag_path.is_file():
-            raise _err(doc, ("include", i), f"include {name!r}: no such file {shown}")
-        frag = load_file(frag_path, display_name=shown)
-        merged.paths.append(str(frag_path.resolve()))
-        if frag.data is None:
-            raise InputError("the fragment file is empty", file=shown)
-        check(frag, "ruleset-fragment")
-        _apply(merged, frag)
-        merged.owners[id(frag)] = data.get("id", "")
-    merged.owners[id(doc)] = data.get("id", "")
-    _remove(merged, doc)
+            raise _err(current, ("extends",), f"extends {spec!r}: no such file {shown}")
+        base = _load_part(current, ("extends",), base_path, shown, "base ruleset")
+        budget.add(base, current, ("extends",))
+        check(base, "ruleset")
+        chain.append((base, resolved))
+    merged: Merged | None = None
+    base_doc: Document | None = None
+    for part, here in reversed(chain):
+        if merged is None:
+            merged = Merged(top=part)
+        else:
+            merged.extends.append(merged.info["id"].node)
+            en = merged.info.get("name_en")
+            merged.base_names = (merged.info["name"].node,
+                                 en.node if en is not None and en.doc is base_doc else "")
+            merged.top = part
+        merged.paths.append(str(here))
+        _apply(merged, part)
+        for i, name in enumerate(part.data.get("include", [])):
+            frag_path = here.parent / name
+            shown = str(Path(part.file).parent / name)
+            reach.check(part, ("include", i), frag_path, name, "include")
+            if not frag_path.is_file():
+                raise _err(part, ("include", i), f"include {name!r}: no such file {shown}")
+            frag = _load_part(part, ("include", i), frag_path, shown, "fragment")
+            budget.add(frag, part, ("include", i))
+            merged.paths.append(str(frag_path.resolve()))
+            check(frag, "ruleset-fragment")
+            _apply(merged, frag)
+            merged.owners[id(frag)] = part.data.get("id", "")
+        merged.owners[id(part)] = part.data.get("id", "")
+        _remove(merged, part)
+        base_doc = part
+    assert merged is not None
     return merged
 
 

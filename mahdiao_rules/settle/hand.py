@@ -348,7 +348,7 @@ def _won_trick_masks(result: PlayResult) -> tuple[list[tuple[int, ...]], list[tu
 
 
 def _event_error(deal: Deal, index: int, message: str) -> InputError:
-    return InputError(f"deal {deal.id!r}: {message}", file=deal.origin, place=f"events[{index}]")
+    return InputError(f"deal {deal.id!r}: {message}", **deal.locate(f"events[{index}]"))
 
 
 def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: list[str]
