@@ -205,7 +205,7 @@ def test_zhu_per_diao_written_as_a_whole_float_is_the_whole_number():
 
 
 def test_a_seed_with_a_control_character_is_refused(tmp_path):
-    for command in (["deal"], ["simulate", "-n", "2"], ["reconstruct", "-n", "2"]):
+    for command in (["deal"], ["simulate", "-n", "2"], ["reconstruct", "--samples", "2"]):
         line = error_line(invoke(*command, "--seed", "\x1b[31mred"))
         assert line.startswith("mahdiao: error: --seed: text may not hold the control character U+001B")
         assert "\x1b" not in line
