@@ -75,7 +75,9 @@ def test_every_class_has_several_corpus_cases():
 
 
 def _corpus_files() -> list[Path]:
-    files = [BAD / p.values[0] for p in BAD_CASES if p.values[1].kind in ("replay", "validate")]
+    """Deal files and rulesets of the corpus (sittings are read by `mahdiao sitting`, not replay)."""
+    files = [BAD / p.values[0] for p in BAD_CASES if p.values[1].kind in ("replay", "validate")
+             and not p.values[0].startswith("sitting_")]
     files += sorted((BAD / "good").glob("*.yaml")) + sorted((BAD / "valid_rulesets").glob("*.yaml"))
     files += [BAD / "base_deal.yaml", BAD / "base_ruleset.yaml"]
     return files
