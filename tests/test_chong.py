@@ -562,3 +562,13 @@ def chong_cheng(won: list[str], chong: list[str]) -> set[str]:
 ])
 def test_chong_cheng_conditions(won, chong, expected):
     assert chong_cheng(won, chong) == expected
+
+
+def test_app_u_qing_all_factor():
+    """ChongQingAll for a 青 card: S won 九萬 七萬 六萬 五萬 四萬 二萬 (and 三索), the stock turns
+    三萬.  No run (1 missing below, 8 above the run from 九萬); every value from 2 up to 三萬
+    is present but not the 極, and none is missing from 三萬 up to 七萬: factor 0 — no take
+    (the connected/unconnected rows used to give 賞沖青 1).  With 五萬 missing: factor 1."""
+    assert one(["九萬", "七萬", "六萬", "五萬", "四萬", "二萬", "三索"], "三萬", **APP_U) is None
+    t = one(["九萬", "七萬", "六萬", "四萬", "二萬", "三索"], "三萬", **APP_U)
+    assert (pts(t), kinds(t)) == (1, {"九萬:賞沖青": 1})

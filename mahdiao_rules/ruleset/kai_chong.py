@@ -27,7 +27,11 @@ tests pass, gives its points; the take is worth their sum.  Row tests:
 * ``alone: false`` — the row does not count when its source is the only one that
   scores (APP-W: "A single Qing card cannot Kai Chong");
 * ``exclusive: true`` — when any source matches such a row, only those rows count
-  (APP-W 間領沖 returns at once; APP-U's 十-suit 錦張 branch replaces the others).
+  (APP-W 間領沖 returns at once; APP-U's 十-suit 錦張 branch replaces the others);
+* ``qing_all: true`` — the points are multiplied by APP-U's ``ChongQingAll`` factor: 2 when
+  every value from 2 up to the card's is among the seat's won and taken cards with the 極,
+  else 1 when a value is missing below the card (from 2) or above it (up to two below the
+  賞 value), else 0 (the row then gives nothing).
 
 ``twins`` rows name a seat's 三花 captures (萬萬 or 千萬 winning a trick that held
 other 三花 cards); a scheme either multiplies a capturing source's points by
@@ -183,6 +187,8 @@ class PointRow:
     connected: bool = False
     alone: bool = True
     exclusive: bool = False
+    qing_all: bool = False
+    """The points are multiplied by the code's ChongQingAll factor (0, 1 or 2; needs run:)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +230,7 @@ class RunBranch:
 
 
 _ROW_KEYS = {"kind", "from", "to", "points", "needs", "with_won", "connected", "alone",
-             "exclusive", "note"}
+             "exclusive", "qing_all", "note"}
 
 
 def _point_row(c: Compiler, node: Any, path: Path) -> PointRow:
@@ -246,6 +252,7 @@ def _point_row(c: Compiler, node: Any, path: Path) -> PointRow:
         connected=_flag(c, node, "connected", path, False),
         alone=_flag(c, node, "alone", path, True),
         exclusive=_flag(c, node, "exclusive", path, False),
+        qing_all=_flag(c, node, "qing_all", path, False),
     )
 
 
@@ -395,6 +402,10 @@ def compile_kai_chong(c: Compiler, node: dict[str, Any], path: Path) -> KaiChong
     if which not in ("best", "first"):
         raise c.error(which_path, f"twins_trick: is best or first, not {which!r}")
     run = _run_branch(c, scheme["run"], spath + ("run",)) if "run" in scheme else None
+    for i, row in enumerate(rows):
+        if row.qing_all and run is None:
+            raise c.error(rows_path + (i, "qing_all"), "qing_all: needs the scheme's run: "
+                                                       "(its shang_line gives the value line)")
     neighbours = _neighbours(c, spec["links"], path + ("links",))
     sequence = neighbours
     if "sequence" in spec:

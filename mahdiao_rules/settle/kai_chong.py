@@ -158,6 +158,10 @@ def _score(kc: KaiChong, st: HandState, p: int, card: int, won: int, union: int,
             if any(not won & m for m in row.with_won):
                 continue
             pts = row.points
+            if row.qing_all:
+                pts *= _qing_all(kc.run, card, union & ~(1 << card))  # type: ignore[arg-type]
+                if not pts:
+                    break  # the code's factor is 0: this source adds nothing
             if kc.twin_effect == "multiply":
                 pts *= 1 + _twins_of_card(kc, st, p, s)
             parts.append(ChongPart(Card(s), row.kind, pts))
@@ -214,6 +218,24 @@ def _values(mask: int) -> set[int]:
 def _is_jin(run: RunBranch, card: int) -> bool:
     v = _value(card)
     return v == 1 or v >= _ish(run, CARD_SUIT[card])
+
+
+def _qing_all(run: RunBranch, card: int, pile: int) -> int:
+    """APP-U ``ChongQingAll``: 2 when every value from 2 below the card is in the pile and the
+    pile holds the 極; else 1 when a value is missing from 2 up to the card or from the card up
+    to two below the 賞 value; else 0 (with the code's two 賞/極 special cases)."""
+    ish = _ish(run, CARD_SUIT[card])
+    v = _value(card)
+    vals = _values(pile)
+    s1 = 1 if any(i not in vals for i in range(2, v)) else 0
+    if s1 == 0 and (v == 1 or 1 in vals):
+        s1 = 2
+    s2 = 1 if any(i not in vals for i in range(ish - 2, v, -1)) else 0
+    if s1 == 0 and v == ish and (ish - 1) in vals:
+        s1 = 2
+    if s2 == 0 and v == 1 and (ish - 1) in vals and ish in vals:
+        s2 = 2
+    return max(s1, s2)
 
 
 def _blocked(run: RunBranch, card: int, won: int, pile: int) -> bool:
