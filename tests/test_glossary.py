@@ -38,6 +38,8 @@ def test_rule_item_section_is_up_to_date():
     text = GLOSSARY.read_text(encoding="utf-8")
     section = text[text.index(glossary.BEGIN): text.index(glossary.END) + len(glossary.END)]
     assert section == glossary.render_section(), "run: python -m mahdiao_rules.report.glossary"
+    terms = text[text.index(glossary.TERMS_BEGIN): text.index(glossary.TERMS_END) + len(glossary.TERMS_END)]
+    assert terms == glossary.render_terms(), "run: python -m mahdiao_rules.report.glossary"
 
 
 @pytest.mark.parametrize("rs_id", bundled_ids())

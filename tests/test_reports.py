@@ -396,12 +396,17 @@ def test_unknown_kind_raises_a_clear_error():
 def test_describe_reads_conditions_as_text():
     d = Describer(find_ruleset("feng"))
     assert d.condition({"held": ["百老", "九十", "ci_tu"]}) == "holds 百老, 九十 and all 3 雌突"
-    assert d.condition({"won": "百老", "zheng_ben": True}) == "won 百老 and is 正本 (2 tricks or more)"
-    assert d.condition({"no_seat": {"fired": "da_huo_bai"}}) == "no player has 大活百"
+    assert d.condition({"won": "百老", "zheng_ben": True}) == "won 百老 and is 正本 (took two tricks or more)"
+    assert d.condition({"no_seat": {"fired": "da_huo_bai"}}) == "no player has made 大活百"
+    assert d.condition({"not": {"fired": "yi_shang"}}) == "has not made 異賞"
     assert d.condition({"option": "qi_zhuo", "cases": {"first_seven": {"won_first": 7}}}) == (
-        "won each of the first 7 tricks [qi_zhuo=first_seven]")
+        "won each of the first 7 tricks (reading qi_zhuo = first_seven)")
     assert d.card_set({"below": {"and": [{"stock": 0}, "zheng_shang"]}}) == (
-        "the card just below (面張 (the face card) ∩ 正賞)")
+        "the card just below the face card (面張) when it is 正賞")
+    z = Describer(find_ruleset("feng"), "zh")
+    assert z.condition({"held": ["百老", "九十", "ci_tu"]}) == "手中有百老、九十與雌突3張"
+    assert z.condition({"won": "百老", "zheng_ben": True}) == "百老上卓，且正本（得二卓以上）"
+    assert z.condition({"no_seat": {"fired": "da_huo_bai"}}) == "無一家成大活百"
 
 
 def test_describe_reads_won_order_and_numeric_expressions():
@@ -409,9 +414,9 @@ def test_describe_reads_won_order_and_numeric_expressions():
     assert d.condition({"split": [4, 2, 1, 1]}) == "the tricks fell 4-2-1-1"
     assert d.condition({"first_won": "百老"}) == "won their first trick with 百老"
     assert d.condition({"value": {"of": {"count": {"in": "正賞", "of": "won"}}, "min": 2}}) == (
-        "the number of 正賞 won (上卓) is at least 2")
+        "the number of 正賞 won is at least 2")
     assert d.amount({"times": [2, {"count": {"in": "ci_tu", "of": "won"}}]}) == (
-        "2 注 × the number of 雌突 won (上卓)")
+        "2 注 × the number of 雌突 won")
     assert d.amount({"sum": [3, -1]}) == "3 注 − 1 注"
 
 
@@ -517,10 +522,10 @@ def test_cli_rules_is_a_group_and_rulesets_still_lists():
     listing = run("rulesets").stdout
     assert run("rules").stdout == listing
     table = run("rules", "table", "feng", "-f", "md")
-    assert table.exit_code == 0 and "| 大活百突 | `da_huo_bai_tu` |" in table.stdout
+    assert table.exit_code == 0 and "| **大活百突** *dà huó bǎi tū* " in table.stdout
     assert "[^1]: 馬吊腳例（明刊本）前七頁提要, n.d., 開注 (the summary's wording): " in table.stdout
     diff = run("rules", "diff", "feng", VARIANT, "-f", "text")
-    assert diff.exit_code == 0 and "美人趣 mei_ren_qu" in diff.stdout
+    assert diff.exit_code == 0 and "美人趣" in diff.stdout
     one = CliRunner().invoke(main, ["rules", "diff", "feng"])
     assert one.exit_code == 2 and "two rulesets or more" in one.stderr
 

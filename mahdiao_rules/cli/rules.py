@@ -110,7 +110,7 @@ def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: s
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
     dest = output_place(output, inputs=ruleset_files(chosen))
-    model = rules_table(chosen[0], command=command_line())
+    model = rules_table(chosen[0], command=command_line(), lang=lang)
     write_output(RENDERERS[fmt](model, kind="rules-table", lang=lang, template_dir=template_dir),
                  dest)
 
@@ -131,7 +131,7 @@ def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tup
         raise InputError("rules diff compares two rulesets or more")
     dest = output_place(output, inputs=ruleset_files(chosen))
     svg = svg_place(svg_dir, others=[dest])
-    model = rules_diff(chosen, command=command_line())
+    model = rules_diff(chosen, command=command_line(), lang=lang)
     text = RENDERERS[fmt](model, kind="rules-diff", lang=lang, template_dir=template_dir)
     if svg is not None:
         write_svgs(svg, [("rules-diff", model["chart"])], load_labels(template_dir, lang).chart_diff)

@@ -45,6 +45,7 @@ from ..errors import InputError
 from ..io.resources import data_dir
 from ..io.yamlsafe import Document, format_path, load_file
 from .cite import to_bibtex
+from .hans import to_hans
 from .svg import bar_chart, line_chart
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
@@ -93,6 +94,14 @@ def latex_escape(value: Any) -> str:
     """Plain text as LaTeX source: the ten special characters become commands (a line may
     break after ``_``, so a long identifier never runs out of its column)."""
     return _LATEX_RE.sub(lambda m: _LATEX[m.group()], str(value))
+
+
+def name_box(name: Any) -> Markup:
+    """A Chinese name kept whole on its line (\\mbox), except that a joined name ("渾成／八同")
+    may break after each ／ or ・: names never wrap inside a word."""
+    parts = re.split(r"([／・])", str(name))
+    return Markup("".join(rf"\mbox{{{latex_escape(p)}}}" if i % 2 == 0 else latex_escape(p) + r"\allowbreak{}"
+                          for i, p in enumerate(parts) if p))
 
 
 def _latex_finalize(value: Any) -> Any:
@@ -327,6 +336,8 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
         csv_row=csv_row, values_of=values_of,
         svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
         href=href,
+        name_box=name_box,
+        regex_replace=lambda v, pattern, repl: re.sub(pattern, repl, str(v)),
         bibtex=lambda rows: Markup(to_bibtex({r["key"]: r["entry"] for r in rows})),
         line_svg=lambda spec, **kw: Markup(line_chart(spec, **kw)),
     )
@@ -415,6 +426,8 @@ class TemplateRenderer:
                     raise
                 raise InputError(f"template error: {_template_message(exc)}", file=where[0],
                                  line=where[1]) from None
+        if lang == "zh-Hans":
+            text = to_hans(text)  # names, terms, quotations and the labels alike
         if self.fmt == "html":
             text = mark_chinese(text, lang)
         return ("\ufeff" + text) if self.bom else text

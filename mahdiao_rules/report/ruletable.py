@@ -1,21 +1,32 @@
 """Rule tables for articles: one ruleset's items, and several rulesets compared by concept.
 
-Both models are plain data for the templates ``rules-table.*.j2`` and
-``rules-diff.*.j2``.  Conditions and amounts are generated from each item's
-YAML by describe.py, so a table can never disagree with what the engine pays.
+Both models are plain data for the templates ``rules-table.*.j2`` and ``rules-diff.*.j2``.
+Conditions and amounts are generated from each item's YAML by describe.py, so a table can
+never disagree with what the engine pays; names carry pinyin and English (terms.py), glosses
+and readings their Chinese text for ``--lang zh-*`` (rulesets/i18n/), every row its status and
+source (bibliography.py, cite.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..ruleset import colour_of
 from ..ruleset.bibliography import STATUSES
+from ..ruleset.correspondences import Same, row_key
 from ..ruleset.describe import Describer
-from ..ruleset.model import CHANNEL_HANZI, Citation, ItemDef, Ruleset
+from ..ruleset.model import Citation, ItemDef, Ruleset
+from ..ruleset.terms import english, glossary_for, pinyin, translated
 from .cite import bibliography, citation_text, cite_parts, short_reference, used_sources
 from .replay import ruleset_info, stamp_info
+
+
+def prose_lang(lang: str) -> str:
+    """The describe.py language of a report language (zh-Hant and zh-Hans share ``zh``)."""
+    return "zh" if lang.startswith("zh") else "en"
 
 
 class Footnotes:
@@ -37,17 +48,41 @@ class Footnotes:
         return self.numbers[key]
 
 
-def _options(rs: Ruleset, fn: Footnotes | None = None) -> list[dict[str, Any]]:
-    fn = fn or Footnotes(rs.sources)
+class Texts:
+    """A ruleset's glosses, descriptions and notes in the report's language (English as
+    written in the YAML, Chinese from the translations, falling back to the English)."""
+
+    def __init__(self, rs: Ruleset, lang: str) -> None:
+        self.chain = (rs.id, *reversed(rs.extends))
+        self.zh = prose_lang(lang) == "zh"
+
+    def __call__(self, kind: str, ident: str, field: str, english_text: str) -> str:
+        if not self.zh or not english_text:
+            return english_text
+        return translated(self.chain, kind, ident, field, english_text)
+
+
+def names(name: str) -> dict[str, str]:
+    """A Chinese name with its pinyin and English name (a joined name "渾成／八同" part by part)."""
+    parts = [p for p in re.split(r"[／・]", name) if p]
+    if pinyin(name) or len(parts) == 1:
+        return {"name": name, "pinyin": pinyin(name), "en": english(name)}
+    return {"name": name, "pinyin": " / ".join(pinyin(p) for p in parts),
+            "en": " / ".join(english(p) for p in parts)}
+
+
+def _options(rs: Ruleset, fn: Footnotes, tx: Texts) -> list[dict[str, Any]]:
     return [
         {
             "ruleset": rs.id,
             "name": o.name,
             "title": o.title,
-            "description": o.description,
+            "pinyin": pinyin(o.title),
+            "en": english(o.title),
+            "description": tx("options", o.name, "description", o.description),
             "default": o.default,
             "current": rs.option_values.get(o.name, o.default),
-            "choices": [{"value": k, "description": v,
+            "choices": [{"value": k, "description": tx("readings", f"{o.name}.{k}", "gloss", v),
                          "footnote": fn(o.choice_sources[k]) if k in o.choice_sources else None}
                         for k, v in o.choices.items()],
             "source": o.source.short,
@@ -85,9 +120,30 @@ def _decisions(rs: Ruleset, fn: Footnotes) -> list[dict[str, Any]]:
             for d in rs.decisions]
 
 
-def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
-    """Every item of *rs*: names, generated condition and amount, channel, status, footnoted source."""
-    d = Describer(rs)
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def shared_formulas(d: Describer, items: Iterable[ItemDef], *, min_items: int = 3,
+                    min_length: int = 40) -> dict[str, str]:
+    """Sub-expressions of amounts that many items share, each given a label ("[A]") so that a
+    table states the formula once instead of in every row."""
+    counts = Counter(part for it in items for part in set(d.sum_parts(it.raw)))
+    common = [t for t, n in counts.most_common() if n >= min_items and len(t) >= min_length]
+    return {text: f"[{LABELS[i]}]" for i, text in enumerate(common[:len(LABELS)])}
+
+
+def _describers(rs: Ruleset, lang: str) -> tuple[Describer, list[dict[str, str]]]:
+    probe = Describer(rs, prose_lang(lang))
+    shared = shared_formulas(probe, rs.items.values())
+    formulas = [{"label": label, "text": text} for text, label in shared.items()]
+    return Describer(rs, prose_lang(lang), shared=shared), formulas
+
+
+def rules_table(rs: Ruleset, *, command: str = "", lang: str = "en") -> dict[str, Any]:
+    """Every item of *rs*: names (hanzi, pinyin, English), generated condition and amount,
+    channel, status, footnoted source; the options, fines, formulas and glossary."""
+    d, formulas = _describers(rs, lang)
+    tx = Texts(rs, lang)
     sources = used_sources([rs])
     fn = Footnotes(sources)
     items = []
@@ -95,8 +151,8 @@ def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
         text = d.item(item)
         items.append({
             "id": item.id,
-            "name": item.name,
-            "gloss": item.gloss,
+            **names(item.name),
+            "gloss": tx("items", item.id, "gloss", item.gloss),
             "concept": item.concept or item.id,
             "phase": item.phase,
             "condition": text["condition"],
@@ -104,30 +160,38 @@ def rules_table(rs: Ruleset, *, command: str = "") -> dict[str, Any]:
             "short_amount": d.short_amount(item.raw),
             "channel": text["channel"],
             "channel_hanzi": text["channel_hanzi"],
+            "channel_pinyin": pinyin(text["channel_hanzi"]),
             "group": item.group,
+            "group_name": str(rs.groups.get(item.group, {}).get("name", item.group or "")),
             "ends_hand": item.ends_hand,
             "split": item.split,
             "bank": item.bank,
-            "note": item.note or "",
+            "note": tx("items", item.id, "note", item.note or ""),
             "source": item.source.short,
             "footnote": fn(item.source),
             "tags": _tags(item, fn),
             **item_status(item, sources),
         })
-    fines = [{"id": f.id, "name": f.name, "gloss": f.gloss, "zhu_text": f.zhu_text, "to": f.to,
-              "ends_hand": f.ends_hand, "source": f.source.short, "footnote": fn(f.source)}
-             for f in rs.fines.values()]
-    options = _options(rs, fn)
+    fines = [{"id": f.id, **names(f.name), "gloss": tx("fines", f.id, "gloss", f.gloss),
+              "zhu_text": f.zhu_text, "to": f.to, "ends_hand": f.ends_hand, "source": f.source.short,
+              "footnote": fn(f.source)} for f in rs.fines.values()]
+    options = _options(rs, fn, tx)
+    sets = {k: {**v, "gloss": tx("sets", k, "gloss", v.get("gloss", ""))} for k, v in rs.set_info.items()}
+    texts = [t for it in items for t in (it["condition"], it["amount"], it["gloss"])]
+    texts += [f["text"] for f in formulas] + [s["gloss"] for s in sets.values()]
     bib = bibliography(sources, [rs])
     return {
         "kind": "rules-table",
+        "lang": lang,
         "ruleset": {**ruleset_info(rs), "description": rs.description},
         "items": items,
+        "formulas": formulas,
         "footnotes": fn.notes,
         "options": options,
         "decisions": _decisions(rs, fn),
         "fines": fines,
         "statuses": _status_counts(items),
+        "glossary": glossary_for(texts, sets),
         "bibliography": bib,
         "source_list": bib,
         "stamp": stamp_info([rs], [], command),
@@ -138,76 +202,122 @@ def _status_counts(items: list[dict[str, Any]]) -> dict[str, int]:
     return {s: sum(1 for it in items if it["status"] == s) for s in STATUSES}
 
 
-def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "") -> dict[str, Any]:
-    """One row per concept, one column per ruleset: the amount, or "—" where absent.
+# ====================================================================== rules diff
 
-    An amount that is an expression shows as "ƒ" in the row; the row's ``formula``
-    flag asks the template to spell it out with the conditions that differ.
+
+def _cell(rs: Ruleset, d: Describer, members: list[ItemDef]) -> dict[str, Any]:
+    """One ruleset's items of a row: amount (short, or "ƒ" for an expression), conditions,
+    status; several members (八全 and 七桌吊) are listed by name."""
+    if not members:
+        return {"present": False, "text": "—", "shown": "—", "formula": False, "amount": "",
+                "condition": "", "items": [], "name": "", "item": "", "channel": "",
+                "channel_hanzi": "", "status": "", "inherited_from": "", "value": None}
+    parts, conditions, amounts = [], [], []
+    for it in members:
+        text = d.item(it)
+        short = d.short_amount(it.raw)
+        parts.append({"name": it.name, "id": it.id, "short": short, "amount": text["amount"],
+                      "condition": text["condition"], "channel": text["channel"],
+                      "channel_hanzi": text["channel_hanzi"]})
+        conditions.append(text["condition"])
+        amounts.append(text["amount"])
+    first = members[0]
+    status = item_status(first, rs.sources)
+    formula = any(p["short"] is None for p in parts)
+    return {"present": True, "formula": formula, "items": parts, "name": first.name, "item": first.id,
+            "text": " / ".join(p["short"] or "ƒ" for p in parts),
+            "amount": "; ".join(amounts), "condition": "; ".join(conditions),
+            "channel": parts[0]["channel"], "channel_hanzi": parts[0]["channel_hanzi"],
+            "value": d.zhu_value(first.raw) if len(members) == 1 else None, **status}
+
+
+def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "", lang: str = "en") -> dict[str, Any]:
+    """One row per concept, one column per ruleset.
+
+    Rows are aligned by concept and by the declared correspondences (correspondences.py).
+    Each row is *same* (every ruleset has it and pays it alike), *differs* (amount, channel or
+    condition differ among the rulesets that have it) or *partial* (some have no such item);
+    a cell whose item is inherited unchanged from the ruleset it extends is marked as such.
+    Expressions ("ƒ") are spelt out in the details, with a reference in the cell.
     """
-    describers = [Describer(rs) for rs in rulesets]
-    concepts: dict[str, str] = {}
-    for rs in rulesets:
+    describers = [Describer(rs, prose_lang(lang)) for rs in rulesets]
+    order: dict[str, dict[str, Any]] = {}
+    members: dict[tuple[str, int], list[ItemDef]] = {}
+    for j, rs in enumerate(rulesets):
         for item in rs.items.values():
-            concepts.setdefault(item.concept or item.id, item.name)
-    rows = []
-    for concept, name in concepts.items():
-        cells, values, conditions, channels = [], [], [], []
-        for rs, d in zip(rulesets, describers, strict=True):
-            item = next((i for i in rs.items.values() if (i.concept or i.id) == concept), None)
-            if item is None:
-                cells.append({"present": False, "text": "—", "formula": False, "amount": "",
-                              "name": "", "item": "", "channel": "", "channel_hanzi": "",
-                              "source": ""})
-                values.append(None)
-                conditions.append("")
-                continue
-            text = d.item(item)
-            short = d.short_amount(item.raw)
-            cells.append({"present": True, "text": short or "ƒ", "formula": short is None,
-                          "amount": text["amount"], "name": item.name, "item": item.id,
-                          "channel": text["channel"], "channel_hanzi": text["channel_hanzi"],
-                          "source": item.source.short, **item_status(item, rs.sources)})
-            values.append(d.zhu_value(item.raw))
-            conditions.append(text["condition"])
-            channels.append(text["channel"])
+            key, decl = row_key(rs, item.concept or item.id)
+            row = order.setdefault(key, {"name": decl.name if isinstance(decl, Same) else item.name,
+                                         "decl": decl})
+            if row["decl"] is None and decl is not None:
+                row["decl"] = decl
+            members.setdefault((key, j), []).append(item)
+    sources = used_sources(rulesets)
+    fn = Footnotes(sources)
+    rows, details = [], 0
+    for key, info in order.items():
+        cells = [_cell(rs, d, members.get((key, j), []))
+                 for j, (rs, d) in enumerate(zip(rulesets, describers, strict=True))]
         present = [c for c in cells if c["present"]]
-        channels_differ = len({CHANNEL_HANZI.get(c, c) for c in channels}) > 1
-        for cell in cells:
-            # What the table shows: the amount, its channel where the rulesets pay it differently,
-            # and the ruleset's own name where it differs from the row's.
-            shown = cell["text"]
-            if cell["present"] and channels_differ:
-                shown += f" ({cell['channel_hanzi']})"
-            if cell["present"] and cell["name"] != name:
-                shown = f"{cell['name']} {shown}"
-            cell["shown"] = shown
-        shown_conditions = [c for c in conditions if c]
+        channels_differ = len({c["channel_hanzi"] for c in present}) > 1
+        amounts_differ = len({c["amount"] for c in present}) > 1
+        conditions_differ = len({c["condition"] for c in present}) > 1
+        differs = channels_differ or amounts_differ or conditions_differ
+        state = "differs" if differs else "partial" if len(present) < len(cells) else "same"
+        for c in cells:
+            shown = c["text"]
+            if c["present"] and channels_differ:
+                shown += f" ({c['channel_hanzi']})"
+            if c["present"] and (len(c["items"]) > 1 or c["name"] != info["name"]):
+                # 天地交泰 60 / （上桌） 120: a member named after the first shows its difference only
+                base = c["items"][0]["name"]
+                shown = " / ".join(
+                    f"{p['name'] if i == 0 or not p['name'].startswith(base) else p['name'][len(base):]}"
+                    f" {p['short'] or 'ƒ'}" for i, p in enumerate(c["items"]))
+            c["shown"] = shown
+        formula = any(c["formula"] for c in present)
+        detail = None
+        if formula or conditions_differ:
+            details += 1
+            detail = details
+        for c in cells:
+            c["detail"] = detail
+        decl = info["decl"]
         rows.append({
-            "concept": concept,
-            "name": name,
+            "concept": key,
+            **names(info["name"]),
             "cells": cells,
-            "values": values,
-            "conditions": conditions,
+            "values": [c["value"] for c in cells],
+            "conditions": [c["condition"] for c in cells],
+            "state": state,
+            "differs": differs,
             "channels_differ": channels_differ,
-            "differs": len({c["text"] for c in cells}) > 1 or len(set(shown_conditions)) > 1
-            or len(present) < len(cells),
-            "condition_differs": len(set(shown_conditions)) > 1,
-            "formula": any(c["formula"] for c in cells),
+            "condition_differs": conditions_differ,
+            "formula": formula,
+            "detail": detail,
+            "correspondence": ("same" if isinstance(decl, Same) else "distinct") if decl else "",
+            "footnote": fn(decl.source) if decl else None,
         })
+    chart_rows = [r for r in rows if r["differs"] and sum(v is not None for v in r["values"]) >= 2]
     return {
         "kind": "rules-diff",
-        "rulesets": [ruleset_info(rs) for rs in rulesets],
+        "lang": lang,
+        "rulesets": [{**ruleset_info(rs), "extends": list(rs.extends)} for rs in rulesets],
         "units": [rs.zhu_per_diao for rs in rulesets],
         "rows": rows,
-        "options": [o for rs in rulesets for o in _options(rs)],
+        "counts": dict(Counter(r["state"] for r in rows)),
+        "footnotes": fn.notes,
+        "options": [o for rs in rulesets for o in _options(rs, fn, Texts(rs, lang))],
         "chart": {
-            "categories": [r["name"] for r in rows if any(v is not None for v in r["values"])],
+            "categories": [r["name"] for r in chart_rows],
             "series": [rs.id for rs in rulesets],
             "colours": [colour_of(rs) for rs in rulesets],
-            "values": [r["values"] for r in rows if any(v is not None for v in r["values"])],
+            "values": [r["values"] for r in chart_rows],
             "unit": "注",
         },
-        "bibliography": bibliography(used_sources(rulesets), rulesets),
-        "source_list": bibliography(used_sources(rulesets), rulesets),
+        "glossary": glossary_for([c["condition"] for r in rows for c in r["cells"]]
+                                 + [r["name"] for r in rows],
+                                 {k: v for rs in rulesets for k, v in rs.set_info.items()}),
+        "bibliography": bibliography(sources, rulesets),
+        "source_list": bibliography(sources, rulesets),
         "stamp": stamp_info(rulesets, [], command),
     }

@@ -13,9 +13,11 @@ from ..io.resources import data_dir
 from ..io.yamlsafe import load_file
 from .bibliography import BIBLIOGRAPHY
 from .compiler import load_ruleset
+from .correspondences import CORRESPONDENCES
 from .model import Ruleset
+from .terms import TERMS_FILE
 
-NOT_RULESETS = frozenset({BIBLIOGRAPHY})
+NOT_RULESETS = frozenset({BIBLIOGRAPHY, TERMS_FILE, CORRESPONDENCES})
 """Files of rulesets/ that are data shared by the rulesets, not rulesets."""
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")

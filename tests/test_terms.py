@@ -1,0 +1,204 @@
+"""Names, terms, prose and languages: every name has pinyin (with tones) and English, every item
+a status; conditions are prose; zh outputs carry no English conditions, zh-Hans no traditional
+characters; the simplified table covers every character the project prints."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mahdiao_rules.cards import CARD_HANZI
+from mahdiao_rules.report.hans import known_characters, to_hans
+from mahdiao_rules.report.render import RENDERERS
+from mahdiao_rules.report.ruletable import rules_diff, rules_table
+from mahdiao_rules.ruleset import bundled_ids, find_ruleset
+from mahdiao_rules.ruleset.bibliography import STATUSES
+from mahdiao_rules.ruleset.describe import PHRASES, Describer
+from mahdiao_rules.ruleset.model import CHANNEL_HANZI
+from mahdiao_rules.ruleset.terms import all_terms, glossary_terms, translated
+
+ROOT = Path(__file__).resolve().parent.parent
+TONES = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
+HANZI = re.compile(r"[\u3400-\u9fff]")
+
+
+def rulesets():
+    return [find_ruleset(i) for i in bundled_ids()]
+
+
+def named_things():
+    """(what, Chinese name) of every item, fine, offence, option, set, group and channel."""
+    for rs in rulesets():
+        for it in rs.items.values():
+            yield f"{rs.id} item {it.id}", it.name
+        for f in rs.fines.values():
+            yield f"{rs.id} fine {f.id}", f.name
+        if rs.dai_pei:
+            for o in rs.dai_pei.offences.values():
+                yield f"{rs.id} offence {o.id}", o.name
+        for o in rs.options.values():
+            yield f"{rs.id} option {o.name}", o.title
+        for k, v in rs.set_info.items():
+            yield f"{rs.id} set {k}", v["name"]
+        for k, v in rs.groups.items():
+            yield f"{rs.id} group {k}", v.get("name", k)
+    for ch in set(CHANNEL_HANZI.values()) - {"—"}:
+        yield f"channel {ch}", ch
+    for card in CARD_HANZI:
+        yield f"card {card}", card
+
+
+def test_every_name_has_pinyin_with_tone_marks_and_an_english_name():
+    terms = all_terms()
+    missing = [(what, name) for what, name in named_things() if name not in terms]
+    assert not missing, f"add to rulesets/terms.yaml: {missing[:10]}"
+    for what, name in named_things():
+        t = terms[name]
+        syllables = HANZI.findall(name)
+        assert t["en"] and not HANZI.fullmatch(t["en"]), what
+        if syllables:
+            assert TONES.search(t["pinyin"]) or t["pinyin"] in ("", ), (what, t)
+            # one pinyin syllable per hanzi (neutral-tone syllables carry no mark)
+            words = re.findall(r"[a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü]+", t["pinyin"])
+            assert len(words) == len(syllables) + len(re.findall(r"[A-Za-z]+", name)), (what, t)
+
+
+def test_every_glossary_term_is_defined_in_both_languages():
+    for name, t in glossary_terms().items():
+        assert t["gloss"] and t["gloss_zh"] and HANZI.search(t["gloss_zh"]), name
+        assert TONES.search(t["pinyin"]), name
+
+
+def test_every_item_has_a_status():
+    for rs in rulesets():
+        for it in rules_table(rs)["items"]:
+            assert it["status"] in STATUSES, (rs.id, it["id"])
+            assert it["pinyin"] and it["en"], (rs.id, it["id"])
+        if rs.extends:
+            assert all(it["status"] == "inherited" for it in rules_table(rs)["items"]
+                       if it["inherited_from"])
+
+
+def test_qing_shows_its_attestation_tags_with_their_text():
+    table = rules_table(find_ruleset("qing"))
+    tagged = [it for it in table["items"] if it["tags"]]
+    assert tagged
+    for it in tagged:
+        tag = it["tags"][0]
+        assert tag["tag"] == "attested_qing" and tag["footnote"]
+        assert "「" in tag["text"] or "paraphrase" in tag["text"]
+    md = RENDERERS["md"](table, kind="rules-table")
+    assert "named in a Qing text" in md and "鯽魚背" in md
+
+
+def test_every_gloss_reading_and_description_has_a_chinese_text():
+    for rs in rulesets():
+        chain = (rs.id, *reversed(rs.extends))
+        missing = []
+        for it in rs.items.values():
+            if it.gloss and translated(chain, "items", it.id, "gloss", "") == "":
+                missing.append(f"items.{it.id}")
+        for f in rs.fines.values():
+            if f.gloss and translated(chain, "fines", f.id, "gloss", "") == "":
+                missing.append(f"fines.{f.id}")
+        for o in rs.options.values():
+            if translated(chain, "options", o.name, "description", "") == "":
+                missing.append(f"options.{o.name}")
+            for k in o.choices:
+                if translated(chain, "readings", f"{o.name}.{k}", "gloss", "") == "":
+                    missing.append(f"readings.{o.name}.{k}")
+        for k, v in rs.set_info.items():
+            if v.get("gloss") and translated(chain, "sets", k, "gloss", "") == "":
+                missing.append(f"sets.{k}")
+        assert not missing, f"{rs.id}: add to rulesets/i18n/zh-Hant.yaml: {missing[:10]}"
+
+
+# ---------------------------------------------------------------------- prose
+
+
+def test_conditions_read_as_prose_not_as_the_dsl():
+    dsl_marks = re.compile(r"\bnot \(|\[\w+=\w+\]|\bhas (?!made|not made)|∪|∩|\bfired\b|\bwon_any\b")
+    for rs in rulesets():
+        for lang in ("en", "zh"):
+            d = Describer(rs, lang)
+            for it in rs.items.values():
+                text = d.item(it)["condition"]
+                assert not dsl_marks.search(text), (rs.id, it.id, text)
+
+
+def test_a_formula_shared_by_many_rows_is_stated_once():
+    table = rules_table(find_ruleset("app"))
+    assert table["formulas"], "the 正色樣 bonus is shared by every 正色樣 row"
+    label, text = table["formulas"][0]["label"], table["formulas"][0]["text"]
+    rows = [it for it in table["items"] if label in it["amount"]]
+    assert len(rows) >= 10 and not any(text in it["amount"] for it in table["items"])
+
+
+def test_the_phrase_book_has_both_languages():
+    for key, (en, zh) in PHRASES.items():
+        en_fields, zh_fields = set(re.findall(r"{(\w+)}", en)), set(re.findall(r"{(\w+)}", zh))
+        assert zh_fields <= en_fields and en_fields - zh_fields <= {"s"}, key  # {s}: English plural
+
+
+# ---------------------------------------------------------------------- languages
+
+ENGLISH_CONDITION = re.compile(
+    r"\b(holds|won|took|tricks|is 正本|has made|player|cards of|at least|exactly)\b")
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_zh_rule_tables_have_no_english_conditions(lang):
+    for rs in rulesets():
+        table = rules_table(rs, lang=lang)
+        for it in table["items"]:
+            for field in ("condition", "amount", "gloss"):
+                text = READING.sub("", it[field])  # a reading is named by its option and value ids
+                assert not ENGLISH_CONDITION.search(text), (rs.id, it["id"], field, it[field])
+        for o in table["options"]:
+            assert HANZI.search(o["description"]), (rs.id, o["name"])
+            for ch in o["choices"]:
+                assert HANZI.search(ch["description"]), (rs.id, o["name"], ch["value"])
+    diff = rules_diff(rulesets(), lang=lang)
+    for row in diff["rows"]:
+        for c in row["cells"]:
+            text = READING.sub("", c["condition"])
+            assert not ENGLISH_CONDITION.search(text), (row["concept"], c["condition"])
+
+
+READING = re.compile(r"（讀法 \w+＝\w+）|（选项 \w+＝\w+）|（選項 \w+＝\w+）|（读法 \w+＝\w+）")
+TRADITIONAL_ONLY = ["馬", "弔", "賞", "極", "萬", "紅", "賀", "開", "門", "張", "條", "數", "與", "無"]
+
+
+def test_zh_hans_output_has_no_traditional_only_characters():
+    for fmt in ("text", "md", "html", "latex", "csv"):
+        out = RENDERERS[fmt](rules_table(find_ruleset("feng"), lang="zh-Hans"), kind="rules-table",
+                             lang="zh-Hans")
+        diff = RENDERERS[fmt](rules_diff(rulesets(), lang="zh-Hans"), kind="rules-diff", lang="zh-Hans")
+        for ch in TRADITIONAL_ONLY:
+            assert ch not in out and ch not in diff, (fmt, ch)
+        assert "四尊四极" in out and "百老" in out and (fmt == "csv" or "马吊" in out)
+
+
+def test_html_sets_the_page_language():
+    for lang in ("en", "zh-Hant", "zh-Hans"):
+        page = RENDERERS["html"](rules_table(find_ruleset("feng"), lang=lang), kind="rules-table", lang=lang)
+        assert f'<html lang="{lang}">' in page
+
+
+def test_the_simplified_table_covers_every_character_the_project_prints():
+    printed = set()
+    for base in ("rulesets", "templates", "examples"):
+        for f in (ROOT / base).rglob("*"):
+            if f.is_file() and f.suffix in (".yaml", ".j2"):
+                printed |= set(HANZI.findall(f.read_text(encoding="utf-8")))
+    for f in (ROOT / "mahdiao_rules").rglob("*.py"):
+        printed |= set(HANZI.findall(f.read_text(encoding="utf-8")))
+    missing = printed - known_characters()
+    assert not missing, f"run tools/make_hans_table.py (new characters: {''.join(sorted(missing))})"
+
+
+def test_to_hans_converts_names_and_keeps_the_rest():
+    assert to_hans("馮夢龍《馬弔腳例》 四尊四極 gōng hè 1 注") == "冯梦龙《马吊脚例》 四尊四极 gōng hè 1 注"
+    assert to_hans("abc ×½") == "abc ×½"
