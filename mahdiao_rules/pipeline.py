@@ -13,18 +13,23 @@ This is the only place where the stages meet; the command line, ``simulate``,
 
 A hand that ends in its deal phase is never played, so no time goes into tricks
 nobody settles.
+
+:class:`Quick` is the same composition for simulation, on plain values: the deal
+phase, the tricks and the play and end phases, with only the nets, the 免斗 status and
+the fired items coming back (no ledger lines, firings or notes).
 """
 
 from __future__ import annotations
 
 import random
 
-from .deal import Deal
+from .deal import SEATS, Deal
 from .play.policies import Policy
-from .play.procedure import play_hand, prepare
-from .play.tricks import PlayResult
+from .play.procedure import leader_table, play_hand, prepare
+from .play.tricks import BIT, PlayResult, quick_of, quick_play
 from .ruleset.model import Ruleset
-from .settle.hand import Settlement, close_hand, open_hand
+from .settle.hand import Settlement, close_hand, open_hand, quick_close, quick_open
+from .units import TICKS_PER_ZHU
 
 
 def settle_deal(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
@@ -48,3 +53,57 @@ def settle_deal(ruleset: Ruleset, deal: Deal, *, play: PlayResult | None = None,
         return close_hand(opening, None)
     result, note = play_hand(ruleset, hand, play=play, policy=policy, rng=rng)
     return close_hand(opening, result, note)
+
+
+QuickResult = tuple[list[int], bool, int]
+"""Nets (ticks: east, south, west, north, 官堆), whether the deal phase ended the hand (免斗),
+and the fired bits of the hand (``Ruleset.fired_bits`` names them)."""
+
+
+class Quick:
+    """:func:`settle_deal` with ``ledger=False`` for simulation, under one ruleset.
+
+    The same stages and the same results, on plain values: :meth:`random` takes a deal as
+    masks and the seats' play orders (shared by every ruleset of a run), :meth:`deal` a
+    :class:`Deal` (recorded events are not priced here).
+    """
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.leaders = leader_table(ruleset)
+        self.sheng_dai = dict(ruleset.procedure.sheng_dai)
+
+    def random(self, held: list[int], stock: tuple[int, ...], banker: int,
+               orders: list[list[int]]) -> QuickResult:
+        """A deal (hands as masks) played at random: *orders* are the seats' cards as bits in the
+        order each plays them (play.tricks.draw_orders and bits_in_order)."""
+        face = stock[0]
+        replaced = self.sheng_dai.get(face)
+        if replaced is not None:  # 升代: the card plays as the face card, in its place
+            r = BIT[replaced]
+            for s in range(4):
+                if held[s] & r:
+                    held = list(held)
+                    held[s] ^= r | BIT[face]
+                    orders = list(orders)
+                    orders[s] = [BIT[face] if x == r else x for x in orders[s]]
+                    break
+        nets = [0, 0, 0, 0, 0]
+        st, ended = quick_open(self.ruleset, held, stock, banker, nets)
+        play = None if ended else quick_play(*orders, self.leaders[face][banker])
+        return nets, ended, quick_close(self.ruleset, st, play, nets)
+
+    def deal(self, deal: Deal, *, play: PlayResult | None = None, policy: Policy | None = None,
+             rng: random.Random | None = None) -> QuickResult:
+        """*deal* as :func:`settle_deal` settles it (its tricks: recorded, *play*, *policy*'s or
+        random), but only the nets, the status and the fired bits."""
+        rs = self.ruleset
+        hand = prepare(rs, deal)
+        nets = [0, 0, 0, 0, 0]
+        st, ended = quick_open(rs, [hand.deal.hand_mask(s) for s in SEATS], deal.stock, int(deal.banker),
+                               nets, deal.guan_dui * TICKS_PER_ZHU)
+        tricks = None
+        if not ended:
+            result, _note = play_hand(rs, hand, play=play, policy=policy, rng=rng)
+            tricks = quick_of(result)
+        return nets, ended, quick_close(rs, st, tricks, nets)

@@ -49,17 +49,21 @@ def prepare(ruleset: Ruleset, deal: Deal) -> Hand:
 
 def first_leader(ruleset: Ruleset, deal: Deal) -> Seat:
     """Who leads trick 1 by the ruleset's own procedure (the 面張 count)."""
-    proc = ruleset.procedure
-    if proc.first_lead_rule == "zhuang":
-        return deal.banker
-    return _face_seat(ruleset, deal)
+    return leader_of(ruleset, deal.face, deal.banker)
 
 
-def _face_seat(ruleset: Ruleset, deal: Deal) -> Seat:
+def leader_of(ruleset: Ruleset, face: int, banker: Seat) -> Seat:
+    """Who leads trick 1 when *face* is the face card and *banker* the 椿."""
+    if ruleset.procedure.first_lead_rule == "zhuang":
+        return banker
+    return _face_seat(ruleset, face, banker)
+
+
+def _face_seat(ruleset: Ruleset, face: int, banker: Seat) -> Seat:
     proc = ruleset.procedure
-    n = card_num(ruleset, deal.face)
+    n = card_num(ruleset, face)
     offset = proc.first_lead_offsets.get(n, 0)
-    origin = deal.banker if proc.first_lead_from == "banker" else Seat[proc.first_lead_from.upper()]
+    origin = banker if proc.first_lead_from == "banker" else Seat[proc.first_lead_from.upper()]
     return origin.after(offset)
 
 
@@ -73,13 +77,25 @@ def first_banker(ruleset: Ruleset, deal: Deal) -> Seat | None:
     """
     if ruleset.procedure.first_banker_rule != "face":
         return None
-    return _face_seat(ruleset, deal)  # the compiler checked that the count is from a fixed seat
+    return _face_seat(ruleset, deal.face, deal.banker)  # the compiler checked: a fixed seat counts
 
 
 def as_first_hand(ruleset: Ruleset, deal: Deal) -> Deal:
     """*deal* with its banker chosen by *ruleset*'s first-banker procedure (unchanged for a draw)."""
     seat = first_banker(ruleset, deal)
     return deal if seat is None or seat == deal.banker else dataclasses.replace(deal, banker=seat)
+
+
+def leader_table(ruleset: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """``table[face][banker]``: the first leader for every face card and banker."""
+    return tuple(tuple(int(leader_of(ruleset, face, seat)) for seat in SEATS) for face in range(len(CARDS)))
+
+
+def banker_table(ruleset: Ruleset) -> tuple[int | None, ...]:
+    """``table[face]``: the first hand's 莊 by :func:`first_banker` (None: the drawn one stands)."""
+    if ruleset.procedure.first_banker_rule != "face":
+        return (None,) * len(CARDS)
+    return tuple(int(_face_seat(ruleset, face, SEATS[0])) for face in range(len(CARDS)))
 
 
 def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..cards import CARD_HANZI, CARD_SUIT, Card
+from ..cards import CARD_HANZI, CARD_SUIT, N_CARDS, SUIT_MASKS, Card
 from ..deal import Deal, Seat
 from ..errors import InputError
 
@@ -123,21 +123,144 @@ def replay_recorded(deal: Deal) -> PlayResult:
     return result_of(tricks, recorded=True)
 
 
+# ====================================================================== random play
+
+N_ORDERS = 40320
+"""8!: the orders in which a seat can play its eight cards."""
+_ORDERS: bytes = b""
+
+
+def _orders() -> bytes:
+    """The 8! permutations of 8 positions in lexicographic order, 8 bytes each (made once)."""
+    global _ORDERS
+    if not _ORDERS:
+        from itertools import permutations
+
+        _ORDERS = bytes(x for perm in permutations(range(8)) for x in perm)
+    return _ORDERS
+
+
+def draw_orders(rng: random.Random) -> tuple[int, int, int, int]:
+    """Each seat's play order for a random play: a number 0 … 8!−1, east first.
+
+    A uniformly random card at every play is the same as each seat playing its hand in a
+    uniformly random order, independently of the others (every card is legal), so a
+    random play draws four numbers and nothing else.  Each is drawn by rejection from 16
+    random bits, as ``rng.randrange(8!)`` does.
+    """
+    bits = rng.getrandbits
+    out = []
+    for _ in range(4):
+        n = bits(16)
+        while n >= N_ORDERS:
+            n = bits(16)
+        out.append(n)
+    return out[0], out[1], out[2], out[3]
+
+
+def in_order(hand: tuple[Card, ...], number: int) -> list[Card]:
+    """The eight cards of *hand* in play order *number* (lexicographic rank of the permutation)."""
+    if len(hand) != 8:
+        raise ValueError(f"a random play needs hands of 8 cards, not {len(hand)}")
+    return [hand[j] for j in _orders()[8 * number:8 * number + 8]]
+
+
+def bits_in_order(hand: tuple[int, ...], number: int) -> list[int]:
+    """:func:`in_order` as card bits (for :func:`quick_play`)."""
+    if len(hand) != 8:
+        raise ValueError(f"a random play needs hands of 8 cards, not {len(hand)}")
+    return [BIT[hand[j]] for j in _orders()[8 * number:8 * number + 8]]
+
+
+def play_in_order(orders: list[list[Card]], first_leader: Seat, barred: tuple[int, ...] = (0,) * 8
+                  ) -> PlayResult:
+    """Play the eight tricks with each seat playing its cards in the given order (*barred*:
+    per trick, the seats that may not capture, as :func:`play_trick` takes them)."""
+    tricks: list[PlayedTrick] = []
+    lead = first_leader
+    for k in range(8):
+        trick = play_trick(k + 1, lead, tuple(orders[(lead + pos) % 4][k] for pos in range(4)), barred[k])
+        tricks.append(trick)
+        lead = trick.winner
+    return result_of(tricks, recorded=False)
+
+
 def play_random(deal: Deal, first_leader: Seat, rng: random.Random) -> PlayResult:
     """Play all eight tricks choosing a uniformly random card for every play.
 
     Every card is legal in Madiao, so this is the simplest faithful policy; the
-    same *rng* state always gives the same play.
+    same *rng* state always gives the same play (:func:`draw_orders`).
     """
-    hands = [list(h) for h in deal.hands]
-    tricks: list[PlayedTrick] = []
-    lead = first_leader
-    for number in range(1, 9):
-        cards = []
-        for pos in range(4):
-            hand = hands[(lead + pos) % 4]
-            cards.append(hand.pop(rng.randrange(len(hand))))
-        trick = play_trick(number, lead, tuple(cards), deal.barred(number))
-        tricks.append(trick)
-        lead = trick.winner
-    return result_of(tricks, recorded=False)
+    numbers = draw_orders(rng)
+    return play_in_order([in_order(deal.hands[s], numbers[s]) for s in range(4)], first_leader,
+                         tuple(deal.barred(n) for n in range(1, 9)))
+
+
+# ====================================================================== the same, on bits
+
+BIT = tuple(1 << c for c in range(N_CARDS))
+LED_SUIT = {1 << c: SUIT_MASKS[CARD_SUIT[c]] for c in range(N_CARDS)}
+"""A card's bit → the mask of its suit (the cards that can win a trick it leads)."""
+
+
+QuickPlay = tuple[list[int], list[int], list[int], list[int], list[int], "list[int] | None"]
+"""A play for simulation: won masks and trick counts per seat; per trick the winner, the
+winning card's bit, the mask of all four cards and (when asked for) the mask of the cards
+played up to and including the winning card."""
+
+_SPAN = tuple(tuple(tuple((lead + j) % 4 for j in range((winner - lead) % 4 + 1)) for winner in range(4))
+              for lead in range(4))
+"""``_SPAN[lead][winner]``: the seats that played, in order, up to the winner."""
+
+
+def quick_play(b0: list[int], b1: list[int], b2: list[int], b3: list[int], leader: int,
+               upto: bool = False) -> QuickPlay:
+    """The eight tricks of seats playing the card bits *b0*–*b3* in order, from *leader*.
+
+    The same tricks as :func:`play_in_order`, for simulation: the winner of a trick holds
+    the strongest card of the led suit, which is its lowest card number, i.e. the lowest
+    bit of the trick's mask within that suit.  Returns the won masks and trick counts per
+    seat, then per trick the winner, the winning card's bit, the mask of all four and, with
+    *upto*, the mask of those played up to the winning card (else None).
+    """
+    won = [0, 0, 0, 0]
+    tricks = [0, 0, 0, 0]
+    winners: list[int] = []
+    wins: list[int] = []
+    masks: list[int] = []
+    ups: list[int] | None = [] if upto else None
+    lead = leader
+    for x0, x1, x2, x3 in zip(b0, b1, b2, b3, strict=True):
+        xs = (x0, x1, x2, x3)
+        m = x0 | x1 | x2 | x3
+        t = m & LED_SUIT[xs[lead]]
+        t &= -t
+        w = 0 if t == x0 else 1 if t == x1 else 2 if t == x2 else 3
+        if ups is not None:
+            u = 0
+            for s in _SPAN[lead][w]:
+                u |= xs[s]
+            ups.append(u)
+        lead = w
+        won[w] |= t
+        tricks[w] += 1
+        winners.append(w)
+        wins.append(t)
+        masks.append(m)
+    return won, tricks, winners, wins, masks, ups
+
+
+def quick_of(result: PlayResult) -> QuickPlay:
+    """A :class:`PlayResult` as a :data:`QuickPlay` (with the cards up to each winning card)."""
+    masks = []
+    ups = []
+    for t in result.tricks:
+        m = u = 0
+        for c in t.cards:
+            m |= BIT[c]
+            if not u and c == t.winning_card:
+                u = m
+        masks.append(m)
+        ups.append(u)
+    return (list(result.won_masks), list(result.trick_counts), [int(t.winner) for t in result.tricks],
+            [BIT[t.winning_card] for t in result.tricks], masks, ups)

@@ -15,7 +15,6 @@ from ..cards import CARD_NUM, closest_names
 from ..deal import SEAT_ALIASES
 from ..errors import InputError
 from ..io.yamlsafe import Document, load_file
-from ..units import is_number
 from .bibliography import attestation, bundled_sources
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .kai_chong import compile_kai_chong
@@ -33,7 +32,6 @@ from .model import (
     Procedure,
     Ruleset,
     Step,
-    Triggers,
 )
 from .sitting import compile_sitting
 
@@ -88,18 +86,17 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         c.doc = e.doc
         c.define_set(name, e.node["cards"], (*e.path, "cards"))
 
-    he_exempt = None
+    he_exempt = he_exempt_node = None
     gong_he = m.channels.get("gong_he")
     if gong_he is not None:
         c.doc = gong_he.doc
         node, path = c.resolve(gong_he.node.get("exempt"), (*gong_he.path, "exempt"))
         if node is not None:
-            he_exempt = c.condition(node, path)
+            he_exempt, he_exempt_node = c.condition(node, path), node
 
     groups = {k: e.node for k, e in m.groups.items()}
     items, phases = _items(c, m, groups, known)
     _item_tags(m, items, dropped)
-    items, phases, triggers = _triggers(items, phases)
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
     sitting = compile_sitting(c, {k: (e.node, e.path, e.doc) for k, e in m.sitting.items()},
@@ -119,14 +116,15 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         zhu_per_diao=units.node["zhu_per_diao"],
         procedure=procedure,
         dynamic_sets=c.dynamic_sets,
+        dynamic_set_nodes=tuple(c.dynamic_set_nodes),
         named_sets=c.named_sets,
         phases=phases,
         items=items,
         groups=groups,
         he_exempt=he_exempt,
+        he_exempt_node=he_exempt_node,
         fines=fines,
         fired_bits=dict(c.known_fired),
-        triggers=triggers,
         needs_trick_masks=c.uses_trick_masks or procedure.kai_chong is not None,
         set_info={k: {"name": e.node["name"], "gloss": e.node.get("gloss", "")}
                   for k, e in m.sets.items()},
@@ -367,8 +365,7 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any], sources: dict[str, An
             evidence_held=_combine(held_refs, "|") if held_refs else None,
         )
         items[iid] = item = dataclasses.replace(
-            item, **_prefilter(c, spec.get("when", True), (*path, "when")),
-            const_amount=_const_amount(c, spec["zhu"], (*path, "zhu")))
+            item, **_prefilter(c, spec.get("when", True), (*path, "when")))
         if gid is None:
             steps[phase].append(Step(items=(item,)))
             c.declare_fired(iid)
@@ -397,141 +394,36 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any], sources: dict[str, An
 
 
 def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
-    """Necessary conditions read off the top-level conjuncts of ``when:``.
+    """What an item plainly needs, read off the top-level conjuncts of ``when:``.
 
-    The engine checks these with mask tests before calling the compiled
-    condition, so most items are ruled out for most seats without a call.
-    They only restate conjuncts, so they cannot change a result; when every
-    conjunct is of this simple kind the test is the whole condition (``exact``)
-    and the compiled closure is not called at all.
+    The cards the seat must have won (or held) and its trick-count bounds: necessary
+    conditions, which the heuristic policy reads to know what an item pays for.
     """
-    out: dict[str, Any] = {"need_won": 0, "need_held": 0, "need_fired": 0,
-                           "min_tricks": 0, "max_tricks": 8, "exact": True}
-    any_won: list[int] = []   # each mask must meet the won cards
-    any_held: list[int] = []
-    counts: list[tuple[bool, int, int]] = []  # (of won?, mask, at least)
-
-    def const(arg: Any, where: KeyPath) -> int | None:
-        try:
-            expr = c.card_set(arg, where)
-        except InputError:
-            return None  # the compiled condition reports it
-        return expr.mask if expr.constant else None
-
-    def first_card(elem: Any) -> Any:
-        elem, _ = c.resolve(elem, path)
-        return elem["card"] if isinstance(elem, dict) and "card" in elem else elem
+    out: dict[str, Any] = {"need_won": 0, "need_held": 0, "min_tricks": 0, "max_tricks": 8}
 
     def visit(node: Any, path: KeyPath) -> None:
         node, path = c.resolve(node, path)
-        if node is True:
-            return
         if isinstance(node, list):
             for i, n in enumerate(node):
                 visit(n, (*path, i))
             return
         if not isinstance(node, dict):
-            out["exact"] = False
             return
         for kind, arg in node.items():
             if kind == "all":
                 visit(arg, (*path, kind))
-                continue
-            if kind in ("won", "held"):
+            elif kind in ("won", "held"):
                 expr = c.card_set(arg, (*path, kind))
-                if expr.constant and expr.mask:
+                if expr.constant:
                     out["need_" + kind] |= expr.mask
-                    continue
-            elif kind == "fired" and not out["need_fired"]:
-                for name in arg if isinstance(arg, list) else [arg]:
-                    out["need_fired"] |= c.known_fired.get(name, 0)
-                continue
             elif kind == "zheng_ben" and isinstance(arg, bool):
                 if arg:
                     out["min_tricks"] = max(out["min_tricks"], 2)
                 else:
                     out["max_tricks"] = min(out["max_tricks"], 1)
-                continue
-            out["exact"] = False
-            # Necessary conditions that are not the whole condition: a won (or held) card
-            # from some set, or at least k cards of a set.
-            where = (*path, kind)
-            arg, _ = c.resolve(arg, where)
-            if kind in ("won_any", "first_won", "last_won", "held_any"):
-                m = const(arg, where)
-                if m:
-                    (any_held if kind == "held_any" else any_won).append(m)
-            elif kind == "won_sequence":
-                elems = (arg if isinstance(arg, list)
-                         else arg.get("cards", []) if isinstance(arg, dict) else [])
-                for elem in elems if isinstance(elems, list) else []:
-                    m = const(first_card(elem), where)
-                    if m:
-                        any_won.append(m)
-            elif kind == "four_suits" and isinstance(arg, dict) and arg.get("of", "won") == "won":
-                masks = [const(name, where) for name in arg.get("counts", {})]
-                if masks and all(masks):
-                    union = 0
-                    for m in masks:
-                        union |= m
-                    counts.append((True, union, 4))
-            elif kind == "count" and isinstance(arg, dict) and arg.get("of", "held") in ("won", "held"):
-                low = arg.get("eq", arg.get("min"))
-                m = const(arg.get("in"), where)
-                if m and isinstance(low, int) and not isinstance(low, bool) and low > 0:
-                    counts.append((arg.get("of", "held") == "won", m, low))
 
     visit(node, path)
-    out["need_won_any"] = tuple(any_won)
-    out["need_held_any"] = tuple(any_held)
-    out["need_counts"] = tuple(counts)
     return out
-
-
-def _triggers(items: dict[str, ItemDef], phases: dict[str, tuple[Step, ...]]
-              ) -> tuple[dict[str, ItemDef], dict[str, tuple[Step, ...]], Triggers]:
-    """Index items by the card requirements their prefilters state.
-
-    Each item gets a bit (``flag``).  Every distinct requirement — "won (or
-    held) at least k cards of this set" — lists the items that need it.  Per
-    hand the engine tests each requirement once per seat and strikes the items
-    of the failed ones, so it judges only items a seat's cards allow.
-    """
-    reqs: dict[tuple[bool, int, int], int] = {}
-    all_items = 0
-    flagged: dict[str, ItemDef] = {}
-    for index, item in enumerate(items.values()):
-        flag = 1 << index
-        all_items |= flag
-        needs = [(True, 1 << card, 1) for card in _cards_of(item.need_won)]
-        needs += [(False, 1 << card, 1) for card in _cards_of(item.need_held)]
-        needs += [(True, m, 1) for m in item.need_won_any]
-        needs += [(False, m, 1) for m in item.need_held_any]
-        needs += list(item.need_counts)
-        for need in needs:
-            reqs[need] = reqs.get(need, 0) | flag
-        flagged[item.id] = dataclasses.replace(item, flag=flag)
-    new_phases = {}
-    for phase, steps in phases.items():
-        new_steps = []
-        for step in steps:
-            members = tuple(flagged[i.id] for i in step.items)
-            mask = 0
-            for i in members:
-                mask |= i.flag
-            new_steps.append(dataclasses.replace(step, items=members, mask=mask))
-        new_phases[phase] = tuple(new_steps)
-    won_reqs = tuple((m, k, f) for (of_won, m, k), f in reqs.items() if of_won)
-    held_reqs = tuple((m, k, f) for (of_won, m, k), f in reqs.items() if not of_won)
-    return flagged, new_phases, Triggers(won_reqs, held_reqs, all_items)
-
-
-def _const_amount(c: Compiler, node: Any, path: KeyPath) -> int | None:
-    """The amount in ticks when it is a plain number (then no closure call is needed)."""
-    node, _ = c.resolve(node, path)
-    if not is_number(node):
-        return None
-    return c.number(node, path)
 
 
 class _Tracker:

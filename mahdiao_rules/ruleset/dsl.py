@@ -29,7 +29,6 @@ from ..cards import (
     N_CARDS,
     SUIT_MASKS,
     below,
-    bits_of,
     closest_names,
 )
 from ..errors import InputError
@@ -51,14 +50,12 @@ class HandState:
         "chong_points",
         "fired",
         "held",
-        "held_cand",
         "pool",
         "sets",
         "stock",
         "trick_winners",
         "tricks",
         "won",
-        "won_cand",
         "won_order",
         "won_tricks",
         "won_upto",
@@ -69,10 +66,6 @@ class HandState:
         self.held = held
         self.stock = stock
         self.won = [0, 0, 0, 0]
-        self.held_cand = [0, 0, 0, 0]
-        self.won_cand: list[int] | None = None
-        """Per seat, the flags of the items its dealt and won cards allow (Triggers)."""
-        """Per seat, the flags of the items its dealt cards allow (Triggers.held_candidates)."""
         self.tricks = [0, 0, 0, 0]
         self.trick_winners: tuple[int, ...] = ()
         self.won_order: list[tuple[int, ...]] = [(), (), (), ()]
@@ -99,6 +92,8 @@ class SetExpr:
     mask: int = 0
     fn: Callable[[HandState], int] | None = None
     text: str = ""
+    slot: int | None = None
+    """For a named stock-dependent set: its place in ``HandState.sets``."""
 
     @property
     def constant(self) -> bool:
@@ -117,6 +112,8 @@ class Compiler:
     zhu_per_diao: int = 1
     named_sets: dict[str, SetExpr] = field(default_factory=dict)
     dynamic_sets: list[Callable[[HandState], int]] = field(default_factory=list)
+    dynamic_set_nodes: list[Any] = field(default_factory=list)
+    """The definitions of the stock-dependent named sets, aligned with dynamic_sets."""
     known_fired: dict[str, int] = field(default_factory=dict)
     """Item and group ids declared so far → their bit in HandState.fired."""
     uses_trick_masks: bool = False
@@ -207,7 +204,8 @@ class Compiler:
             return
         slot = len(self.dynamic_sets)
         self.dynamic_sets.append(expr.fn)  # type: ignore[arg-type]
-        self.named_sets[name] = SetExpr(fn=lambda st, _s=slot: st.sets[_s], text=name)
+        self.dynamic_set_nodes.append(node)
+        self.named_sets[name] = SetExpr(fn=lambda st, _s=slot: st.sets[_s], text=name, slot=slot)
 
     # ------------------------------------------------------------------ conditions
 
@@ -262,6 +260,11 @@ class Compiler:
                 raise self.error(path + (kind,), f"unknown amount kind {kind!r}{extra} (known: a "
                                                  f"number, {', '.join(NUMERIC_KINDS)})")
             return fn(self, arg, path + (kind,), scale)
+        t = self.literal(node, path, scale)
+        return lambda st, p: t
+
+    def literal(self, node: Any, path: Path, scale: int) -> int:
+        """A literal number of a numeric expression, times *scale* (exact)."""
         if not is_number(node):
             raise self.error(path, f"expected a number or an amount such as {{count: …}}, got {node!r}")
         value = exact(node) * scale
@@ -270,8 +273,7 @@ class Compiler:
                 raise self.error(path, f"{node} is not a whole number")
             raise self.error(path, f"{node} 注 cannot be paid exactly: an amount is a whole "
                                    f"number of 1/{TICKS_PER_ZHU} 注")
-        t = int(value)
-        return lambda st, p: t
+        return int(value)
 
     def counter(self, node: Any, path: Path) -> Callable[[HandState, int], int]:
         """``per:``: how many times an item counts — {won: SET}, {held: SET} or any count."""
@@ -625,22 +627,26 @@ won_chong: both; others_won: the cards the other three seats won with."""
 
 # ====================================================================== won-order patterns
 
-# STRONGER[c] / WEAKER[c]: the cards of c's suit that beat c / that c beats.
-STRONGER = tuple(SUIT_MASKS[CARD_SUIT[c]] & ((1 << c) - 1) for c in range(N_CARDS))
-WEAKER = tuple(SUIT_MASKS[CARD_SUIT[c]] & ~((1 << (c + 1)) - 1) for c in range(N_CARDS))
+
+
+_NEXT_SAME_SUIT = sum(1 << c for c in range(N_CARDS - 1) if CARD_SUIT[c] == CARD_SUIT[c + 1])
+"""Bit c is set when card c + 1 is of the same suit as card c."""
 
 
 def longest_run(mask: int) -> int:
-    """Length of the longest run of consecutive cards of one suit in *mask*."""
-    best = 0
-    for suit in SUIT_MASKS:
-        m = mask & suit
-        n = 0
-        while m:
-            m &= m << 1
-            n += 1
-        best = max(best, n)
-    return best
+    """Length of the longest run of consecutive cards of one suit in *mask*.
+
+    ``run`` keeps bit c while cards c … c+n of one suit are all in *mask*; each step
+    lengthens the run by one card.
+    """
+    if not mask:
+        return 0
+    n = 1
+    run = mask & (mask >> 1) & _NEXT_SAME_SUIT
+    while run:
+        n += 1
+        run &= run >> 1
+    return n
 
 
 Matcher = tuple[SetExpr, SetExpr | None]
@@ -665,23 +671,26 @@ def _matchers(c: Compiler, items: list[Any], path: Path) -> tuple[Matcher, ...]:
     return tuple(out)
 
 
-def _count_sequences(st: HandState, p: int, elems: tuple[Matcher, ...], between: int,
-                     at_start: bool, not_at_start: bool) -> int:
-    """How many positions in the won order start *elems* (cards of *between* may sit in the gaps)."""
-    order = st.won_order[p]
+def count_sequences(order: Sequence[int], tricks: Sequence[int],
+                    elems: tuple[tuple[int, int | None], ...], between: int, at_start: bool,
+                    not_at_start: bool) -> int:
+    """How many positions of *order* (a seat's won cards, in winning order) start *elems*.
+
+    *elems* gives per element a card mask and, or None, a mask the element's whole trick
+    (*tricks*, aligned with *order*) must meet besides the card; cards of *between* may sit
+    in the gaps.  Shared by the closures and the generated engine (ruleset/codegen.py).
+    """
     n = len(order)
     if not n:
         return 0
-    masks = [(card.value(st), None if has is None else has.value(st)) for card, has in elems]
-    first, first_has = masks[0]
-    tricks = st.won_tricks[p] if any(h is not None for _, h in masks) else ()
+    first, first_has = elems[0]
     count = 0
     for start in range(1) if at_start else range(1 if not_at_start else 0, n):
         bit = 1 << order[start]
         if not bit & first or (first_has is not None and not tricks[start] & ~bit & first_has):
             continue
         j = start + 1
-        for card, has in masks[1:]:
+        for card, has in elems[1:]:
             while j < n:
                 bit = 1 << order[j]
                 if bit & card and (has is None or tricks[j] & ~bit & has):
@@ -698,7 +707,30 @@ def _count_sequences(st: HandState, p: int, elems: tuple[Matcher, ...], between:
     return count
 
 
-def _sequence_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState, int], int]:
+@dataclass(frozen=True, slots=True)
+class SequenceSpec:
+    """A won-order pattern as read from the YAML: the element orders tried, gaps and anchors."""
+
+    orders: tuple[tuple[Matcher, ...], ...]
+    """The elements in order, and reversed too for ``any_order``."""
+    between: int
+    at_start: bool
+    not_at_start: bool
+
+    def masks(self, st: HandState) -> list[tuple[tuple[int, int | None], ...]]:
+        return [tuple((card.value(st), None if has is None else has.value(st)) for card, has in elems)
+                for elems in self.orders]
+
+    def count(self, st: HandState, p: int) -> int:
+        order = st.won_order[p]
+        if not order:
+            return 0
+        tricks = st.won_tricks[p]
+        return sum(count_sequences(order, tricks, e, self.between, self.at_start, self.not_at_start)
+                   for e in self.masks(st))
+
+
+def sequence_spec(c: Compiler, arg: Any, path: Path) -> SequenceSpec:
     arg, path = c.resolve(arg, path)
     if isinstance(arg, list):
         arg = {"cards": arg}
@@ -712,16 +744,15 @@ def _sequence_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState,
     between_expr = c.card_set(arg["between"], path + ("between",)) if "between" in arg else None
     if between_expr is not None and not between_expr.constant:
         raise c.error(path + ("between",), "between: must not depend on the stock")
-    between = between_expr.mask if between_expr else 0
-    at_start = bool(arg.get("at_start", False))
-    not_at_start = bool(arg.get("not_at_start", False))
     orders = [elems]
     if arg.get("any_order") and len(elems) > 1:
         orders.append(tuple(reversed(elems)))
+    return SequenceSpec(tuple(orders), between_expr.mask if between_expr else 0,
+                        bool(arg.get("at_start", False)), bool(arg.get("not_at_start", False)))
 
-    def count(st: HandState, p: int) -> int:
-        return sum(_count_sequences(st, p, e, between, at_start, not_at_start) for e in orders)
-    return count
+
+def _sequence_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState, int], int]:
+    return sequence_spec(c, arg, path).count
 
 
 def _cond_won_sequence(c: Compiler, arg: Any, path: Path) -> Condition:
@@ -741,16 +772,28 @@ def _cond_last_won(c: Compiler, arg: Any, path: Path) -> Condition:
     return lambda st, p: bool(st.won_order[p]) and bool((1 << st.won_order[p][-1]) & expr.value(st))
 
 
-def _suits_having_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState, int], int]:
+def source_name(c: Compiler, node: Any, path: Path) -> str:
+    """The ``of:`` source a node names (checked; option switches resolved)."""
+    c.source(node, path)
+    return c.resolve(node, path)[0]
+
+
+def suits_having_spec(c: Compiler, arg: Any, path: Path) -> tuple[list[SetExpr], str]:
+    """The sets every counted suit must meet, and the source (``of:``) of the cards."""
     arg, path = c.resolve(arg, path)
     if not isinstance(arg, dict) or "all_of" not in arg:
         raise c.error(path, "suits_having takes {all_of: [SET, …], of: won|held|…}")
     sets = [c.card_set(s, path + ("all_of", i))
             for i, s in enumerate(_list(c, arg["all_of"], path + ("all_of",), "all_of"))]
-    src = c.source(arg.get("of", "won"), path + ("of",))
-    attr = arg.get("of", "won")
+    attr = source_name(c, arg.get("of", "won"), path + ("of",))
     for s in sets:
         c.note_evidence(attr if attr in ("won", "held") else "won", s)
+    return sets, attr
+
+
+def _suits_having_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandState, int], int]:
+    sets, attr = suits_having_spec(c, arg, path)
+    src = SOURCES[attr]
 
     def count(st: HandState, p: int) -> int:
         mine = src(st, p)
@@ -758,18 +801,25 @@ def _suits_having_counter(c: Compiler, arg: Any, path: Path) -> Callable[[HandSt
     return count
 
 
+def suits_having_parts(arg: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A suits_having condition split into its count and its bounds (default: at least 1)."""
+    return ({k: v for k, v in arg.items() if k in ("all_of", "of")},
+            {k: v for k, v in arg.items() if k in ("min", "max", "eq")} or {"min": 1})
+
+
 def _cond_suits_having(c: Compiler, arg: Any, path: Path) -> Condition:
     arg, path = c.resolve(arg, path)
     if not isinstance(arg, dict):
         raise c.error(path, "suits_having takes {all_of: [SET, …], of: …, min/max/eq: N}")
-    count = _suits_having_counter(c, {k: v for k, v in arg.items() if k in ("all_of", "of")}, path)
-    ok = _bounds(c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")} or {"min": 1},
-                 path)
+    counted, bounds = suits_having_parts(arg)
+    count = _suits_having_counter(c, counted, path)
+    ok = _bounds(c, bounds, path)
     return lambda st, p: ok(count(st, p))
 
 
-def _cond_four_suits(c: Compiler, arg: Any, path: Path) -> Condition:
-    """One card from each suit whose kinds make up *counts* (the app's 4-card 正色樣)."""
+def four_suits_spec(c: Compiler, arg: Any, path: Path
+                    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], str]:
+    """(assignments, masks, source): each assignment gives suit s the kind ``masks[a[s]]``."""
     from itertools import permutations
 
     arg, path = c.resolve(arg, path)
@@ -786,8 +836,13 @@ def _cond_four_suits(c: Compiler, arg: Any, path: Path) -> Condition:
     bag = [i for i, n in enumerate(counts.values()) for _ in range(n)]
     # Every way to give each suit one kind, with the multiset of kinds as required.
     assignments = tuple(sorted(set(permutations(bag))))
-    masks = tuple(s.mask for s in sets)
-    src = c.source(arg.get("of", "won"), path + ("of",))
+    return assignments, tuple(s.mask for s in sets), source_name(c, arg.get("of", "won"), path + ("of",))
+
+
+def _cond_four_suits(c: Compiler, arg: Any, path: Path) -> Condition:
+    """One card from each suit whose kinds make up *counts* (the app's 4-card 正色樣)."""
+    assignments, masks, attr = four_suits_spec(c, arg, path)
+    src = SOURCES[attr]
 
     def holds(st: HandState, p: int) -> bool:
         mine = src(st, p)
@@ -859,8 +914,32 @@ def _num_run(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
     return lambda st, p: longest_run(src(st, p) & m) * scale
 
 
-def _unmatched_cards(table: tuple[int, ...], what: str) -> Callable[[Compiler, Any, Path, int], Amount]:
-    """Count the seat's cards c for which no other hand holds a card of ``table[c]``."""
+def top_cards(mine: int, others: int) -> int:
+    """How many cards of *mine* no card of *others* beats (八大): those stronger, i.e. lower,
+    than every card of *others* in their suit."""
+    n = 0
+    for suit in SUIT_MASKS:
+        m = mine & suit
+        if m:
+            o = others & suit
+            n += (m & ((o & -o) - 1)).bit_count() if o else m.bit_count()
+    return n
+
+
+def bottom_cards(mine: int, others: int) -> int:
+    """How many cards of *mine* beat no card of *others* (八小): those weaker, i.e. higher,
+    than every card of *others* in their suit."""
+    n = 0
+    for suit in SUIT_MASKS:
+        m = mine & suit
+        if m:
+            o = others & suit
+            n += (m >> o.bit_length()).bit_count() if o else m.bit_count()
+    return n
+
+
+def _unmatched_cards(count_of: Callable[[int, int], int]) -> Callable[[Compiler, Any, Path, int], Amount]:
+    """A count of the seat's cards against the cards the other three hands hold."""
     def compile_(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
         src = c.source(arg, path)
 
@@ -869,14 +948,13 @@ def _unmatched_cards(table: tuple[int, ...], what: str) -> Callable[[Compiler, A
             for q in range(4):
                 if q != p:
                     others |= st.held[q]
-            return sum(1 for card in bits_of(src(st, p)) if not table[card] & others) * scale
-        count.__doc__ = what
+            return count_of(src(st, p), others) * scale
         return count
     return compile_
 
 
-_num_top_cards = _unmatched_cards(STRONGER, "cards no other hand can beat (八大)")
-_num_bottom_cards = _unmatched_cards(WEAKER, "cards that beat no card of another hand (八小)")
+_num_top_cards = _unmatched_cards(top_cards)
+_num_bottom_cards = _unmatched_cards(bottom_cards)
 
 
 def _num_sequences(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:

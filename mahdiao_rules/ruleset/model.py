@@ -157,23 +157,10 @@ class ItemDef:
     evidence_won: SetExpr | None = None
     evidence_held: SetExpr | None = None
     need_won: int = 0
-    """Cards the seat must all have won for the condition to hold (a fast pre-check)."""
+    """Cards the seat must all have won for the condition to hold (read by the heuristic policy)."""
     need_held: int = 0
-    need_fired: int = 0
-    """Bits of items or groups one of which must have fired for the seat (HandState.fired)."""
     min_tricks: int = 0
     max_tricks: int = 8
-    need_won_any: tuple[int, ...] = ()
-    """Each mask must meet the seat's won cards."""
-    need_held_any: tuple[int, ...] = ()
-    need_counts: tuple[tuple[bool, int, int], ...] = ()
-    """(of won?, mask, k): the seat has at least k cards of the mask."""
-    exact: bool = False
-    """The pre-checks above are the whole condition: the closure need not be called."""
-    flag: int = 0
-    """This item's bit in the trigger tables (Ruleset.triggers)."""
-    const_amount: int | None = None
-    """The amount in ticks when it is a constant."""
     tags: dict[str, Any] = field(default_factory=dict, compare=False)
     """Scholarly tags from ``item_tags:`` (e.g. attested_qing), shown in rule tables."""
 
@@ -186,33 +173,6 @@ class Step:
     group: str | None = None
     all_when: Condition | None = None
     """For a seat where this holds, every member of the group counts (not only the best)."""
-    mask: int = 0
-    """OR of the members' flags: the step is skipped when no seat can trigger any of them."""
-
-
-@dataclass(frozen=True, slots=True)
-class Triggers:
-    """Card requirements of the items: (mask, k, item flags) — at least k cards of mask."""
-
-    won: tuple[tuple[int, int, int], ...]
-    held: tuple[tuple[int, int, int], ...]
-    all_items: int
-
-    def held_candidates(self, held: int) -> int:
-        """Flags of the items a seat's dealt cards allow."""
-        out = self.all_items
-        for mask, k, flags in self.held:
-            if (held & mask).bit_count() < k:
-                out &= ~flags
-        return out
-
-    def won_candidates(self, won: int, base: int) -> int:
-        """Of the *base* flags, those a seat's won cards also allow."""
-        out = base
-        for mask, k, flags in self.won:
-            if (won & mask).bit_count() < k:
-                out &= ~flags
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,11 +277,16 @@ class Ruleset:
     decisions: tuple[DecisionDef, ...] = ()
     """Open questions the ruleset answers one way (``decisions:``), for rule tables."""
     extends: tuple[str, ...] = ()
+    dynamic_set_nodes: tuple[Any, ...] = ()
+    """The definitions of the stock-dependent named sets (aligned with dynamic_sets)."""
+    he_exempt_node: Any = None
+    """The condition he_exempt was compiled from (the generated engine emits it)."""
+    engine: Any = field(default=None, repr=False, compare=False)
+    """The generated engine (ruleset.codegen.engine), made when first needed."""
     set_info: dict[str, dict[str, str]] = field(default_factory=dict)
     """Named set → its Chinese name and gloss, for generated condition text."""
     fired_bits: dict[str, int] = field(default_factory=dict)
     """Item and group id → its bit in HandState.fired."""
-    triggers: Triggers | None = None
     needs_trick_masks: bool = False
     """Whether settlement must record each won trick's cards (HandState.won_tricks)."""
     input_files: tuple[str, ...] = ()

@@ -21,9 +21,10 @@ from typing import Any
 from ..cards import CARD_HANZI, cards_of
 from ..deal import SEATS, Deal, Event, Seat
 from ..errors import InputError
-from ..play.tricks import PlayResult
+from ..play.tricks import PlayResult, QuickPlay
+from ..ruleset.codegen import engine
 from ..ruleset.dsl import HandState
-from ..ruleset.model import ItemDef, Ruleset, Step
+from ..ruleset.model import ItemDef, Ruleset
 from ..units import TICKS_PER_ZHU
 from .kai_chong import run as run_kai_chong
 from .ledger import GUAN_DUI, Transfer, nets
@@ -165,68 +166,19 @@ def _evidence(item: ItemDef, st: HandState, p: int) -> tuple[int, ...]:
     return tuple(cards_of(mask))
 
 
-def _run_step(step: Step, st: HandState, bits: dict[str, int], cand: list[int]) -> list[Firing]:
-    """Judge one step for all four seats; a group keeps each seat's best member."""
-    out: list[Firing] = []
-    won, held, tricks, fired = st.won, st.held, st.tricks, st.fired
-    for item in step.items:
-        flag = item.flag
-        nw, nh, nf = item.need_won, item.need_held, item.need_fired
-        lo, hi, exact, cond = item.min_tricks, item.max_tricks, item.exact, item.condition
-        seats = []
-        for p in (0, 1, 2, 3):
-            # Cheap necessary conditions first (compiler._prefilter); the closure only
-            # when they are not the whole condition.
-            w = won[p]
-            if (not cand[p] & flag or w & nw != nw or held[p] & nh != nh or not lo <= tricks[p] <= hi
-                    or (nf and not fired[p] & nf)):
-                continue
-            if not (exact or cond(st, p)):
-                continue
-            seats.append(p)
-        if not seats:
-            continue
-        const = item.const_amount
-        for p in seats:
-            count = 1
-            if item.per is not None:
-                count = item.per(st, p)
-                if count == 0:
-                    continue
-            amount = (const if const is not None else item.amount(st, p)) * count
-            if item.split and len(seats) > 1:
-                amount //= len(seats)  # ticks are fine enough for exact shares (ledger.py)
-            out.append(Firing(item, SEATS[p], amount, count, st))
-    if step.group is not None:
-        best: dict[int, Firing] = {}
-        for f in out:
-            if f.seat not in best or f.amount > best[f.seat].amount:
-                best[f.seat] = f
-        keep_all = step.all_when
-        out = [f for f in out
-               if best[f.seat] is f or (keep_all is not None and keep_all(st, f.seat))]
-        group_bit = bits[step.group]
-        for f in out:
-            fired[f.seat] |= group_bit
-    for f in out:
-        fired[f.seat] |= bits[f.item.id]
-    return out
-
-
 def _run_phase(ruleset: Ruleset, phase: str, st: HandState, books: _Books) -> list[Firing]:
+    """Judge one phase with the ruleset's generated engine (ruleset/codegen.py) and pay each
+    firing through its channel, in the ruleset's order."""
+    eng = engine(ruleset)
+    items = eng.items
     fired: list[Firing] = []
-    bits = ruleset.fired_bits
-    # Items each seat's cards allow (compiler._triggers); steps no seat can trigger are skipped.
-    if st.won_cand is None:
-        st.won_cand = [ruleset.triggers.won_candidates(st.won[p], st.held_cand[p]) for p in range(4)]
-    cand = st.won_cand
-    any_cand = cand[0] | cand[1] | cand[2] | cand[3]
-    for step in ruleset.phases[phase]:
-        if not step.mask & any_cand:
-            continue
-        for f in _run_step(step, st, bits, cand):
-            fired.append(f)
-            books.channel(f)
+
+    def emit(i: int, p: int, amount: int, count: int) -> None:
+        f = Firing(items[i], SEATS[p], amount, count, st)
+        fired.append(f)
+        books.channel(f)
+
+    eng.fire[phase](st, emit)
     return fired
 
 
@@ -272,9 +224,7 @@ def open_hand(ruleset: Ruleset, deal: Deal, *, leader: Seat, original: Deal | No
     """
     notes = list(notes)
     st = HandState(int(deal.banker), [deal.hand_mask(s) for s in SEATS], deal.stock)
-    for f in ruleset.dynamic_sets:  # one at a time: a set may be built on an earlier one
-        st.sets.append(f(st))
-    st.held_cand = [ruleset.triggers.held_candidates(h) for h in st.held]
+    engine(ruleset).sets(st)  # the stock-dependent sets of this hand
     pool_start = deal.guan_dui * TICKS_PER_ZHU if pool is None else pool
     st.pool = pool_start
     books = _Books(ruleset, st, ledger)
@@ -305,7 +255,6 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
         if note is not None:
             notes.append(note)
         st.won = list(play.won_masks)
-        st.won_cand = None  # the won cards changed: the candidates are worked out again
         st.tricks = list(play.trick_counts)
         st.trick_winners = tuple(int(t.winner) for t in play.tricks)
         st.won_order = [tuple(w) for w in play.won]
@@ -331,6 +280,59 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
         pool_start=opening.pool_start, notes=tuple(notes), next_banker=nb, next_banker_reason=why,
         chong=chong, fast_nets=None if books.record else tuple(books.nets),
     )
+
+
+# ====================================================================== quick settlement
+
+
+def quick_open(ruleset: Ruleset, held: list[int], stock: tuple[int, ...], banker: int,
+               nets: list[int], pool: int = 0) -> tuple[HandState, bool]:
+    """:func:`open_hand` for simulation: the deal phase on the dealt masks (after 升代), its
+    payments added into *nets* (four seats and the 官堆, ticks); no firings, no ledger, no
+    events.  Returns the hand's state and whether the deal phase ended the hand."""
+    eng = engine(ruleset)
+    st = HandState(banker, held, stock)
+    st.pool = pool
+    eng.sets(st)
+    eng.fast["deal"](st, nets)
+    f = st.fired
+    return st, bool((f[0] | f[1] | f[2] | f[3]) & eng.ends)
+
+
+def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: list[int]) -> int:
+    """:func:`close_hand` for simulation: the play phase on *play* (None: the hand ended in its
+    deal phase) and the end phase, added into *nets*.  Returns the fired bits of the hand,
+    every seat's together (``Ruleset.fired_bits`` names them).  *play* brings the cards up
+    to each winning card when the ruleset's 開沖 reads them (:func:`needs_upto`)."""
+    eng = engine(ruleset)
+    if play is not None:
+        won, tricks, winners, wins, masks, ups = play
+        st.won, st.tricks, st.trick_winners = won, tricks, winners
+        kc = ruleset.procedure.kai_chong
+        if eng.reads_order or kc is not None:
+            order: list[list[int]] = [[], [], [], []]
+            whole: list[list[int]] = [[], [], [], []]
+            for w, t, m in zip(winners, wins, masks, strict=True):
+                order[w].append(t.bit_length() - 1)
+                whole[w].append(m)
+            st.won_order, st.won_tricks = order, whole  # type: ignore[assignment]
+            if ups is not None:
+                upto: list[list[int]] = [[], [], [], []]
+                for w, u in zip(winners, ups, strict=True):
+                    upto[w].append(u)
+                st.won_upto = upto  # type: ignore[assignment]
+        if kc is not None:
+            run_kai_chong(kc, st)
+        eng.fast["play"](st, nets)
+    eng.fast["end"](st, nets)
+    f = st.fired
+    return f[0] | f[1] | f[2] | f[3]
+
+
+def needs_upto(ruleset: Ruleset) -> bool:
+    """Whether settling reads the cards played up to each winning card (HandState.won_upto)."""
+    kc = ruleset.procedure.kai_chong
+    return kc is not None and kc.twins_upto_winner
 
 
 def _won_trick_masks(result: PlayResult) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
