@@ -25,8 +25,9 @@ import random
 
 from .deal import SEATS, Deal
 from .play.policies import Policy
-from .play.procedure import leader_table, play_hand, prepare
-from .play.tricks import BIT, PlayResult, quick_of, quick_play
+from .play.procedure import banker_table, leader_table, play_hand, prepare
+from .play.tricks import BIT, PlayResult, QuickPlay, quick_of, quick_play
+from .ruleset.codegen import engine
 from .ruleset.model import Ruleset
 from .settle.hand import Settlement, close_hand, open_hand, quick_close, quick_open
 from .units import TICKS_PER_ZHU
@@ -70,16 +71,33 @@ class Quick:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
+        engine(ruleset)  # generated now, not in the first deal's time
         self.leaders = leader_table(ruleset)
+        self.first_bankers = banker_table(ruleset)
+        """By face card: the first hand's 莊 by the ruleset (None: the drawn banker stands)."""
         self.sheng_dai = dict(ruleset.procedure.sheng_dai)
 
     def random(self, held: list[int], stock: tuple[int, ...], banker: int,
                orders: list[list[int]]) -> QuickResult:
         """A deal (hands as masks) played at random: *orders* are the seats' cards as bits in the
         order each plays them (play.tricks.draw_orders and bits_in_order)."""
-        face = stock[0]
+        held, orders = self.view(held, orders, stock[0])
+        nets = [0, 0, 0, 0, 0]
+        st, ended = quick_open(self.ruleset, held, stock, banker, nets)
+        play = None if ended else quick_play(*orders, self.leaders[stock[0]][banker])
+        return nets, ended, quick_close(self.ruleset, st, play, nets)
+
+    def played(self, held: list[int], stock: tuple[int, ...], banker: int, play: QuickPlay) -> QuickResult:
+        """A deal whose hands (as the ruleset plays them, after :meth:`view`) were played already."""
+        nets = [0, 0, 0, 0, 0]
+        st, ended = quick_open(self.ruleset, held, stock, banker, nets)
+        return nets, ended, quick_close(self.ruleset, st, None if ended else play, nets)
+
+    def view(self, held: list[int], orders: list[list[int]], face: int) -> tuple[list[int], list[list[int]]]:
+        """The hands and play orders as the ruleset plays them: 升代 puts the face card in the
+        place of the card that stands for it."""
         replaced = self.sheng_dai.get(face)
-        if replaced is not None:  # 升代: the card plays as the face card, in its place
+        if replaced is not None:
             r = BIT[replaced]
             for s in range(4):
                 if held[s] & r:
@@ -88,10 +106,7 @@ class Quick:
                     orders = list(orders)
                     orders[s] = [BIT[face] if x == r else x for x in orders[s]]
                     break
-        nets = [0, 0, 0, 0, 0]
-        st, ended = quick_open(self.ruleset, held, stock, banker, nets)
-        play = None if ended else quick_play(*orders, self.leaders[face][banker])
-        return nets, ended, quick_close(self.ruleset, st, play, nets)
+        return held, orders
 
     def deal(self, deal: Deal, *, play: PlayResult | None = None, policy: Policy | None = None,
              rng: random.Random | None = None) -> QuickResult:

@@ -32,16 +32,16 @@ from fractions import Fraction
 from typing import Any, TextIO
 
 from .deal import Deal
-from .io.dealfile import dump_deals, random_deals
+from .io.dealfile import dealt, dump_deals, random_deals
 from .io.output import Destination, destination, open_text
 from .io.sittingfile import Sitting
-from .pipeline import settle_deal
+from .pipeline import Quick, QuickResult
 from .play.policies import POLICIES, auto_play, make_policy
 from .play.procedure import as_first_hand, cross_map, translate_play
-from .play.tricks import PlayResult
+from .play.tricks import BIT, bits_in_order, draw_orders, quick_play
 from .ruleset import PALETTE, colour_of, find_ruleset
 from .ruleset.model import Ruleset
-from .settle.hand import MIAN_DOU, Settlement
+from .settle.hand import MIAN_DOU
 from .sitting import play_sitting, spells
 from .sitting.stats import SittingPair, SittingTally
 from .units import TICKS_PER_ZHU, json_number
@@ -200,88 +200,53 @@ class Runner:
         self.plan = plan
         self.rulesets = [slot.ruleset() for slot in plan.slots]
         self.policies = [make_policy(plan.policy, rs) for rs in self.rulesets]
+        self.quick = [Quick(rs) for rs in self.rulesets]
         self.pairs = pair_indexes(len(self.rulesets))
+        self.names = [_bit_names(rs) for rs in self.rulesets]
+        self.rng = random.Random()
 
-    def settlements(self, deal: Deal) -> list[Settlement]:
-        """*deal* settled under every slot, each played as the module docstring says.
+    def results(self, deal: Deal) -> list[tuple[int, QuickResult]]:
+        """(banker, result) of *deal* under every slot, each played as the module docstring says.
 
         Every deal is a sitting's first hand: a ruleset whose first 莊 is not drawn
         (procedure.first_banker, e.g. the app's ``first_banker=face``) gets its own banker.
         """
         rss = self.rulesets
         sp = self.plan.same_play
+        hands = [as_first_hand(rs, deal) for rs in rss]
         if sp is not None:
-            base = auto_play(rss[sp], as_first_hand(rss[sp], deal), self.policies[sp])
-            return [settle_deal(rs, as_first_hand(rs, deal), ledger=False,
-                                play=base if k == sp else
-                                translate_play(base, cross_map(rss[sp], rs, deal)))
-                    for k, rs in enumerate(rss)]
-        out = []
-        state = None
-        for rs, policy in zip(rss, self.policies, strict=True):
-            rng = None
-            if policy.needs_rng:
-                # Every slot replays the same random stream: seeded as `mahdiao replay` seeds it.
-                if state is None:
-                    rng = random.Random(f"{deal.id}/play")
-                    state = rng.getstate()
-                else:
-                    rng = random.Random()
-                    rng.setstate(state)
-            out.append(settle_deal(rs, as_first_hand(rs, deal), policy=policy, rng=rng,
-                                   ledger=False))
-        return out
-
-    def nets(self, deal: Deal) -> list[tuple[list[int], str, tuple[Any, ...], int]]:
-        """(nets, status, firings, banker) of *deal* under every slot."""
-        return [(s.nets, s.status, s.firings, int(s.deal.banker)) for s in self.settlements(deal)]
+            base = auto_play(rss[sp], hands[sp], self.policies[sp])
+            return [(int(d.banker), q.deal(d, play=base if k == sp else
+                                           translate_play(base, cross_map(rss[sp], rs, deal))))
+                    for k, (q, rs, d) in enumerate(zip(self.quick, rss, hands, strict=True))]
+        # A random play draws the seats' orders first, from the deal's own seed: every slot
+        # plays the same orders (from its own first leader).
+        return [(int(d.banker), q.deal(d, policy=policy))
+                for q, policy, d in zip(self.quick, self.policies, hands, strict=True)]
 
     def chunk(self, start: int, count: int) -> Stats:
-        deals = random_deals(self.plan.seed, count, start=start)
-        return self.add(deals)
-
-    def add(self, deals: Sequence[Deal]) -> Stats:
-        k = len(self.rulesets)
-        stats = Stats.empty(k)
-        slots = stats.slots
-        pairs = [(a, b, stats.pairs[i]) for i, (a, b) in enumerate(self.pairs)]
-        for deal in deals:
-            rel_all = []
-            best_all = []
-            for slot, (nets, status, firings, b) in zip(slots, self.nets(deal), strict=True):
-                order = (b, (b + 1) % 4, (b + 2) % 4, (b + 3) % 4, 4)
-                rel = [nets[i] for i in order]
-                sums, squares = slot.sums, slot.squares
-                for j in range(N_ACC):
-                    v = rel[j]
-                    sums[j] += v
-                    squares[j] += v * v
-                slot.n += 1
-                if status == MIAN_DOU:
-                    slot.mian_dou += 1
-                if firings:
-                    slot.items.update({f.item.id for f in firings})
-                    groups = {f.item.group for f in firings if f.item.group is not None}
-                    if groups:
-                        slot.groups.update(groups)
-                slot.hist[rel[0]] += 1
-                top = max(nets[0], nets[1], nets[2], nets[3])
-                best_all.append(sum(1 << s for s in range(4) if nets[s] == top))
-                rel_all.append(rel)
-            for a, c, pair in pairs:
-                ra, rc = rel_all[a], rel_all[c]
-                psums, psquares = pair.sums, pair.squares
-                for j in range(N_ACC):
-                    d = ra[j] - rc[j]
-                    psums[j] += d
-                    psquares[j] += d * d
-                if best_all[a] != best_all[c]:
-                    pair.best_changed += 1
-            if k > 1 and any(x != best_all[0] for x in best_all):
-                stats.best_changed_any += 1
-            stats.n += 1
-        return stats
-
+        """Deals ``start … start+count-1`` of the plan's seed, settled under every slot."""
+        tally = Tally(self)
+        if self.plan.policy != "random" or self.plan.same_play is not None:
+            for deal in random_deals(self.plan.seed, count, start=start):
+                tally.add(self.results(deal))
+            return tally.stats()
+        # The default: deals as plain values, one random draw of the play orders per deal.
+        rng, seed, quick = self.rng, self.plan.seed, self.quick
+        for i in range(start, start + count):
+            rng.seed(f"{seed}/{i}")  # = random_deals(seed, 1, start=i)
+            hands, stock, banker = dealt(rng)
+            rng.seed(f"{seed}-{i + 1}/play")  # = the deal's own random play (play.procedure)
+            numbers = draw_orders(rng)
+            orders = [bits_in_order(hands[s], numbers[s]) for s in range(4)]
+            held = [sum(BIT[c] for c in h) for h in hands]
+            results = []
+            for q in quick:  # a sitting's first hand: a ruleset may choose its own 莊
+                b = q.first_bankers[stock[0]]
+                b = banker if b is None else b
+                results.append((b, q.random(held, stock, b, orders)))
+            tally.add(results)
+        return tally.stats()
 
     def add_sittings(self, first: int, deals: Sequence[Deal]) -> SittingStats:
         """Sittings ``first, first+1, …`` of ``plan.sitting`` consecutive *deals* each, under
@@ -305,6 +270,66 @@ class Runner:
                 pair.add(rows[a], rows[b])
             stats.n += 1
         return stats
+
+
+def _bit_names(rs: Ruleset) -> dict[int, tuple[bool, str]]:
+    """Fired bit → (is a group, item or group id)."""
+    return {bit: (name in rs.groups and name not in rs.items, name) for name, bit in rs.fired_bits.items()}
+
+
+class Tally:
+    """One chunk's accumulators; fired items are counted per distinct set and named at the end."""
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+        self.k = len(runner.rulesets)
+        self.totals = Stats.empty(self.k)
+        self.fired: list[Counter[int]] = [Counter() for _ in range(self.k)]
+        self.pairs = [(a, b, self.totals.pairs[i]) for i, (a, b) in enumerate(runner.pairs)]
+
+    def add(self, results: list[tuple[int, QuickResult]]) -> None:
+        """One deal: each slot's (banker, result); positions are relative to that slot's banker."""
+        rel_all = []
+        best_all = []
+        for slot, fired, (b, (nets, ended, bits)) in zip(self.totals.slots, self.fired, results, strict=True):
+            rel = [nets[b], nets[(b + 1) % 4], nets[(b + 2) % 4], nets[(b + 3) % 4], nets[4]]
+            sums, squares = slot.sums, slot.squares
+            for j in range(N_ACC):
+                v = rel[j]
+                sums[j] += v
+                squares[j] += v * v
+            slot.n += 1
+            if ended:
+                slot.mian_dou += 1
+            if bits:
+                fired[bits] += 1
+            slot.hist[rel[0]] += 1
+            top = max(nets[0], nets[1], nets[2], nets[3])
+            best_all.append((nets[0] == top) | (nets[1] == top) << 1 | (nets[2] == top) << 2
+                            | (nets[3] == top) << 3)
+            rel_all.append(rel)
+        for a, c, pair in self.pairs:
+            ra, rc = rel_all[a], rel_all[c]
+            psums, psquares = pair.sums, pair.squares
+            for j in range(N_ACC):
+                d = ra[j] - rc[j]
+                psums[j] += d
+                psquares[j] += d * d
+            if best_all[a] != best_all[c]:
+                pair.best_changed += 1
+        if self.k > 1 and any(x != best_all[0] for x in best_all):
+            self.totals.best_changed_any += 1
+        self.totals.n += 1
+
+    def stats(self) -> Stats:
+        for slot, fired, names in zip(self.totals.slots, self.fired, self.runner.names, strict=True):
+            for bits, count in fired.items():
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    is_group, name = names[low]
+                    (slot.groups if is_group else slot.items)[name] += count
+        return self.totals
 
 
 _RUNNER: Runner | None = None
@@ -344,9 +369,12 @@ def _die_with_parent(parent: int) -> None:
 def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Any, str | None]:
     assert _RUNNER is not None
     h = _RUNNER.plan.sitting
-    deals = random_deals(_RUNNER.plan.seed, count * (h or 1), start=start * (h or 1))
-    text = _deals_text(deals, deals_fmt) if deals_fmt else None
-    return (_RUNNER.add_sittings(start, deals) if h else _RUNNER.add(deals)), text
+    if h:
+        deals = random_deals(_RUNNER.plan.seed, count * h, start=start * h)
+        text = _deals_text(deals, deals_fmt) if deals_fmt else None
+        return _RUNNER.add_sittings(start, deals), text
+    text = _deals_text(random_deals(_RUNNER.plan.seed, count, start=start), deals_fmt) if deals_fmt else None
+    return _RUNNER.chunk(start, count), text
 
 
 # ====================================================================== deals out, streamed
@@ -444,6 +472,9 @@ def _results(plan: Plan, jobs: int, size: int, fmt: str | None) -> Iterator[tupl
         for start, count in chunks(plan.n, size):
             yield _work(start, count, fmt)
         return
+    # Compile the rulesets and their engines here: forked workers inherit them (caches of
+    # ruleset.registry and ruleset.codegen) instead of compiling them again each.
+    _init_worker(plan)
     ctx = multiprocessing.get_context()
     window = 2 * jobs + 1  # results held at once: bounded whatever n is
     with ctx.Pool(jobs, initializer=_start_worker, initargs=(plan, os.getpid())) as pool:
@@ -761,6 +792,13 @@ def ablation_model(plan: Plan, stats: Stats, model: dict[str, Any]) -> dict[str,
 # ====================================================================== benchmark
 
 
+BENCH_TARGETS: dict[tuple[str, str], int] = {
+    ("feng", "settle"): 30_000, ("app", "settle"): 10_000, ("qing", "settle"): 10_000,
+    ("feng", "random"): 15_000, ("app", "random"): 8_000, ("qing", "random"): 8_000,
+}
+"""Deals per second of one core that issue 15 asks for (qing, built on app, like app)."""
+
+
 @dataclass
 class BenchRow:
     ruleset: str
@@ -768,53 +806,86 @@ class BenchRow:
     per_second: float
     runs: list[float]
 
+    @property
+    def target(self) -> int | None:
+        return BENCH_TARGETS.get((self.ruleset, self.what))
+
+
+def best_rate(fn: Callable[[], Any], count: int, repeat: int,
+              progress: Callable[[int], None] | None = None) -> tuple[float, list[float]]:
+    """Items per second of CPU time of *fn* doing *count* items: the best of *repeat* runs."""
+    runs = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        runs.append(count / max(time.process_time() - t0, 1e-9))
+        if progress is not None:
+            progress(1)  # one timed run of one case
+    return max(runs), runs
+
 
 def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, repeat: int = 3,
-              seed: str = "bench", reference: Any = None,
+              seed: str = "bench", reference: Any = None, toy: Any = None,
               progress: Callable[[int], None] | None = None) -> list[BenchRow]:
-    """Deals per second on one core (CPU time, best of *repeat*) for each ruleset:
+    """Deals per second on one core (CPU time, best of *repeat*) for each ruleset, measured on
+    the code ``mahdiao simulate`` runs (:class:`mahdiao_rules.pipeline.Quick`); *progress* is
+    called after each timed run:
 
-    * ``settle`` — settlement of already-played deals (``ledger=False``);
-    * ``random`` — random play + settlement;
+    * ``settle`` — settlement of already-played deals (random plays);
+    * ``random`` — random play (the deal's seeded draw of the play orders) + settlement;
     * ``heuristic`` — heuristic play + settlement;
     * ``reference`` — when a reference interpreter module is given, its speed on the
-      same played deals (the compiled engine's speed-up is ``settle / reference``).
+      same played deals;
+    * ``toy`` (ruleset ``toy``) — when the toy engine of ``benchmarks/toy.py`` is given:
+      deal, random play and the 吊 only, the baseline the figures are divided by.
     """
     deals = random_deals(seed, n)
     rows = []
+    if toy is not None:
+        rate, runs = best_rate(lambda: toy.run(n, seed), n, repeat, progress)
+        rows.append(BenchRow("toy", "toy", rate, runs))
+    rng = random.Random()
+    held = [[d.hand_mask(s) for s in range(4)] for d in deals]
     for rid in rulesets:
         rs = find_ruleset(rid)
-        rand, heur = make_policy("random", rs), make_policy("heuristic", rs)
-        plays = [auto_play(rs, d, rand) for d in deals]
+        quick = Quick(rs)
+        heur = make_policy("heuristic", rs)
+        played = []
+        for d, h in zip(deals, held, strict=True):
+            numbers = draw_orders(random.Random(f"{d.id}/play"))
+            view, orders = quick.view(h, [bits_in_order(d.hands[s], numbers[s]) for s in range(4)], d.face)
+            played.append((view, d.stock, int(d.banker),
+                           quick_play(*orders, quick.leaders[d.face][int(d.banker)])))
 
-        def settle_only(rs: Ruleset = rs, plays: list[PlayResult] = plays) -> None:
-            for d, p in zip(deals, plays, strict=True):
-                settle_deal(rs, d, play=p, ledger=False)
+        quick.played(*played[0])  # the generated engine is built before any timing
 
-        def with_policy(policy: Any, rs: Ruleset = rs) -> Callable[[], None]:
-            def go() -> None:
-                for d in deals:
-                    settle_deal(rs, d, policy=policy, ledger=False)
-            return go
+        def settle_only(quick: Quick = quick, played: list[Any] = played) -> None:
+            for h, stock, banker, play in played:
+                quick.played(h, stock, banker, play)
+
+        def random_play(quick: Quick = quick) -> None:
+            for d, h in zip(deals, held, strict=True):
+                rng.seed(f"{d.id}/play")
+                numbers = draw_orders(rng)
+                orders = [bits_in_order(d.hands[s], numbers[s]) for s in range(4)]
+                quick.random(h, d.stock, int(d.banker), orders)
+
+        def heuristic(quick: Quick = quick, heur: Any = heur) -> None:
+            for d in deals:
+                quick.deal(d, policy=heur)
 
         cases: list[tuple[str, Callable[[], None], int]] = [
-            ("settle", settle_only, n), ("random", with_policy(rand), n),
-            ("heuristic", with_policy(heur), n)]
+            ("settle", settle_only, n), ("random", random_play, n), ("heuristic", heuristic, n)]
         if reference is not None:
             ref = reference.load(rid)
             m = max(1, n // 10)
+            plays = [auto_play(rs, d, make_policy("random", rs)) for d in deals[:m]]
 
-            def ref_only(ref: Any = ref, plays: list[PlayResult] = plays, m: int = m) -> None:
-                for d, p in zip(deals[:m], plays[:m], strict=True):
+            def ref_only(ref: Any = ref, plays: list[Any] = plays, m: int = m) -> None:
+                for d, p in zip(deals[:m], plays, strict=True):
                     reference.settle_nets(ref, d, p)
             cases.append(("reference", ref_only, m))
         for what, fn, count in cases:
-            runs = []
-            for _ in range(repeat):
-                t0 = time.process_time()
-                fn()
-                runs.append(count / max(time.process_time() - t0, 1e-9))
-                if progress is not None:
-                    progress(1)  # one timed run of one case
-            rows.append(BenchRow(rid, what, max(runs), runs))
+            rate, runs = best_rate(fn, count, repeat, progress)
+            rows.append(BenchRow(rid, what, rate, runs))
     return rows

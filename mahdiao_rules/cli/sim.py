@@ -299,14 +299,15 @@ def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int,
     write_output(render(model, fmt), dest)
 
 
-def reference_module() -> Any:
-    """The test suite's reference interpreter, when running from a checkout (else None)."""
-    path = Path(__file__).resolve().parents[1] / "tests" / "reference_interpreter.py"
+def checkout_module(relative: str, name: str) -> Any:
+    """A module of the source checkout outside the package (the test suite's reference
+    interpreter, the benchmarks' toy engine), or None in an installed wheel."""
+    path = Path(__file__).resolve().parents[2] / relative
     if not path.is_file():
         return None
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("mahdiao_reference_interpreter", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:  # pragma: no cover
         return None
     module = importlib.util.module_from_spec(spec)
@@ -315,21 +316,35 @@ def reference_module() -> Any:
     return module
 
 
+def reference_module() -> Any:
+    return checkout_module("tests/reference_interpreter.py", "mahdiao_reference_interpreter")
+
+
+def toy_module() -> Any:
+    return checkout_module("benchmarks/toy.py", "mahdiao_toy_engine")
+
+
 def bench_table(rows: Sequence[Any]) -> str:
-    """The benchmark as aligned text: deals per second per ruleset and case."""
+    """The benchmark as aligned text: deals per second per ruleset and case, each beside its
+    target (issue 15) and divided by the toy engine's rate (the figure that travels between
+    machines); then the generated engine's speed-up over the reference interpreter."""
     from ..report.render import text_table
 
-    cases = list(dict.fromkeys(r.what for r in rows))
+    toy = next((r.per_second for r in rows if r.what == "toy"), None)
+    table = [["ruleset", "case", "deals/s", "target", "÷ toy"]]
+    for r in rows:
+        target = "—" if r.target is None else \
+            f"≥ {r.target:,} {'met' if r.per_second >= r.target else 'NOT MET'}"
+        ratio = "—" if toy is None else f"{r.per_second / toy:.2f}"
+        table.append([r.ruleset, r.what, f"{r.per_second:,.0f}", target, ratio])
+    out = text_table(table, "llrlr") + "\n"
     by = {(r.ruleset, r.what): r.per_second for r in rows}
-    table = [["ruleset", *[f"{c}/s" for c in cases]]]
-    if "reference" in cases:
-        table[0].append("compiled ÷ reference")
-    for rid in dict.fromkeys(r.ruleset for r in rows):
-        row = [rid, *[f"{by[(rid, c)]:,.0f}" if (rid, c) in by else "—" for c in cases]]
-        if "reference" in cases and (rid, "reference") in by:
-            row.append(f"{by[(rid, 'settle')] / by[(rid, 'reference')]:.1f}×")
-        table.append(row)
-    return text_table(table, "l" + "r" * (len(table[0]) - 1)) + "\n"
+    speedups = [f"{rid} {by[(rid, 'settle')] / by[(rid, 'reference')]:.0f}×"
+                for rid in dict.fromkeys(r.ruleset for r in rows)
+                if (rid, "reference") in by and (rid, "settle") in by]
+    if speedups:
+        out += "  settle ÷ reference interpreter: " + ", ".join(speedups) + "\n"
+    return out
 
 
 @click.command()
@@ -340,13 +355,19 @@ def bench_table(rows: Sequence[Any]) -> str:
               help="Runs per case; the best is reported (the machine may be shared).")
 @click.option("--reference/--no-reference", default=True, show_default=True,
               help="Also time the test suite's reference interpreter (checkout only).")
+@click.option("--toy/--no-toy", default=True, show_default=True,
+              help="Also time the toy engine of benchmarks/toy.py and divide by it (checkout only).")
 @friendly_errors
-def bench(rulesets: tuple[str, ...], n: int, repeat: int, reference: bool) -> None:
+def bench(rulesets: tuple[str, ...], n: int, repeat: int, reference: bool, toy: bool) -> None:
     """Deals per second on one core (CPU time): settle only, random play + settle,
-    heuristic play + settle — the same code as benchmarks/bench.py."""
+    heuristic play + settle, each beside its target and divided by the toy engine's rate —
+    the same code as benchmarks/bench.py."""
     ids = list(rulesets) or bundled_ids()
     ref = reference_module() if reference else None
+    toy_engine = toy_module() if toy else None
     cases = 3 + (ref is not None)
-    with progress(len(ids) * cases * repeat, "benchmarking") as update:
-        rows = benchmark(ids, n=n, repeat=repeat, reference=ref, progress=update)
+    runs = (len(ids) * cases + (toy_engine is not None)) * repeat
+    with progress(runs, "benchmarking") as update:
+        rows = benchmark(ids, n=n, repeat=repeat, reference=ref, toy=toy_engine, progress=update)
+    click.echo(f"deals per second of CPU time, one core, best of {repeat} ({n} deals per case)")
     click.echo(bench_table(rows), nl=False)

@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-from ..cards import Card, beats, card_name, parse_card
+from ..cards import CARDS, Card, beats, card_name, parse_card
 from ..deal import NO_CAPTURE_EVENTS, SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat, barred_seats
 from ..errors import InputError
 from .schemacheck import check
@@ -391,15 +391,24 @@ def _json(value: Any, depth: int = 0) -> str:
 # --------------------------------------------------------------------------- random deals
 
 
-def random_deal(rng: random.Random, deal_id: str, banker: Seat | None = None) -> Deal:
-    """Shuffle the 40 cards: 8 to each hand (sorted, strongest first), the last 8 as the stock."""
-    cards = list(Card)
+def dealt(rng: random.Random, banker: int | None = None
+          ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+    """Shuffle the 40 cards: 8 to each hand (sorted, strongest first), the last 8 as the
+    stock; then the banker, drawn when not given.  Plain ints (simulation needs no Deal)."""
+    cards = list(range(len(CARDS)))
     rng.shuffle(cards)
     hands = tuple(tuple(sorted(cards[HAND_SIZE * s:HAND_SIZE * (s + 1)])) for s in SEATS)
     stock = tuple(cards[HAND_SIZE * len(SEATS):])
     if banker is None:
-        banker = Seat(rng.randrange(len(SEATS)))
-    return Deal(id=deal_id, banker=banker, hands=hands, stock=stock)  # type: ignore[arg-type]
+        banker = rng.randrange(len(SEATS))
+    return hands, stock, banker
+
+
+def random_deal(rng: random.Random, deal_id: str, banker: Seat | None = None) -> Deal:
+    """A :func:`dealt` deal as a :class:`Deal`."""
+    hands, stock, seat = dealt(rng, banker)
+    return Deal(id=deal_id, banker=Seat(seat), hands=tuple(tuple(CARDS[c] for c in h) for h in hands),
+                stock=tuple(CARDS[c] for c in stock))  # type: ignore[arg-type]
 
 
 def random_deals(seed: str | int, count: int, *, start: int = 0) -> list[Deal]:

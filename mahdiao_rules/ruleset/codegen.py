@@ -364,12 +364,12 @@ class _Generator:
         for p, cond, per, amt in seats:
             if cond == FALSE:
                 continue
-            count = "n" if per is not None and per.const is None else str(per.const if per else 1)
-            then = [f"L.append(({i}, {p}, {self.amount(per, amt)}, {count}))"]
-            then = [] if per is not None and per.const == 0 else self.count_lines(per, then)
-            then = (["k += 1"] if item.split else []) + then
-            if not then:
+            if per is not None and per.const == 0:
                 continue
+            count = "n" if per is not None and per.const is None else str(per.const if per else 1)
+            # split: the amount is shared among the seats the item fires for (count not 0)
+            then = self.count_lines(per, (["k += 1"] if item.split else [])
+                                    + [f"L.append(({i}, {p}, {self.amount(per, amt)}, {count}))"])
             out += [f"if {c_code(cond)}:", *_indent(then)] if cond else then
         body = []
         if item.split:

@@ -466,8 +466,13 @@ def _overlap(attr: str) -> Callable[[Compiler, Any, Path], Condition]:
     return compile_
 
 
-def _limits(c: Compiler, arg: Any, path: Path) -> tuple[int, int]:
-    """(lo, hi) of a bounds node — a number, or {min, max, eq} — compared inline on hot paths."""
+NO_MIN, NO_MAX = float("-inf"), float("inf")
+"""The bounds a node leaves out: no limit on that side (any number, negative or large)."""
+
+
+def _limits(c: Compiler, arg: Any, path: Path) -> tuple[int | float, int | float]:
+    """(lo, hi) of a bounds node — a number, or {min, max, eq} — compared inline on hot paths;
+    a side not given is unbounded (NO_MIN, NO_MAX)."""
     arg, path = c.resolve(arg, path)
     if isinstance(arg, int) and not isinstance(arg, bool):
         arg = {"eq": arg}
@@ -484,7 +489,7 @@ def _limits(c: Compiler, arg: Any, path: Path) -> tuple[int, int]:
             raise c.error(path + (key,), f"expected a whole number, got {v!r}")
     if lo is None and hi is None:
         raise c.error(path, "give min, max or eq")
-    return (-1 if lo is None else lo), (99 if hi is None else hi)
+    return (NO_MIN if lo is None else lo), (NO_MAX if hi is None else hi)
 
 
 def _bounds(c: Compiler, arg: Any, path: Path) -> Callable[[int], bool]:

@@ -176,17 +176,21 @@ def c_not(cond: Cond) -> Cond:
     return ((f"not {paren(c_code(cond))}", c_cost(cond), None),)
 
 
-def bounded(expr: str, lo: int, hi: int, cost: int, vmin: int | None, vmax: int | None) -> Cond:
-    """``lo <= expr <= hi``, dropping what the known range [vmin, vmax] makes true."""
-    low = vmin is None or lo > vmin
-    high = vmax is None or hi < vmax
+def bounded(expr: str, lo: float, hi: float, cost: int, vmin: int | None, vmax: int | None) -> Cond:
+    """``lo <= expr <= hi`` (an infinite bound is no bound), dropping what the known range
+    [vmin, vmax] of *expr* makes true."""
+    low = lo != dsl.NO_MIN and (vmin is None or lo > vmin)
+    high = hi != dsl.NO_MAX and (vmax is None or hi < vmax)
     if vmin is not None and vmax is not None:
         if lo > hi or lo > vmax or hi < vmin:
             return FALSE
         if not low and not high:
             return TRUE
+    if not low and not high:
+        return TRUE
     e = paren(expr)
-    lo, hi = int(lo), int(hi)  # validated whole numbers; only integers reach the code
+    lo = int(lo) if low else 0  # validated whole numbers; only integers reach the code
+    hi = int(hi) if high else 0
     if low and high:
         code = f"{e} == {lo}" if lo == hi else f"{lo} <= {e} <= {hi}"
     elif low:

@@ -64,11 +64,13 @@ def run(kc: KaiChong, st: HandState) -> list[ChongTake]:
     out: list[ChongTake] = []
     if any(eligible):
         turn = kc.first(st)
+        won = st.won
         for card in st.stock[1:]:
+            near = kc.neighbours[card] & SUIT_MASKS[CARD_SUIT[card]]
             for k in range(4):
                 p = (turn + k) % 4
-                if not eligible[p]:
-                    continue
+                if not eligible[p] or not near & (won[p] | taken[p]):
+                    continue  # no card of the seat is a neighbour: nothing to link to (_try)
                 take = _try(kc, st, p, card, taken[p], order[p], k > 0)
                 if take is None:
                     continue
