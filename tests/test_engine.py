@@ -19,6 +19,7 @@ import random
 import tokenize
 
 import pytest
+from cli_helpers import error_line, invoke
 from engine_check import compare
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
@@ -144,6 +145,16 @@ def test_engines_are_cached_per_hash_and_options_and_can_be_dumped(tmp_path, mon
     text = (tmp_path / f"engine-{a.content_hash}.py").read_text(encoding="utf-8")
     assert text.endswith(eng.source) and "'diao'" in text  # the legend names the items by index
     assert codegen.engine_source(a).endswith(codegen.engine(a).source)
+
+
+def test_the_hidden_command_prints_the_source(tmp_path):
+    out = invoke("rules", "engine", "app", "--set", "app.zheng_se_yang_jia=table")
+    assert out.exit_code == 0
+    assert out.stdout.startswith("# items by index:") and "def fast_play(st, N):" in out.stdout
+    changed = codegen.engine(find_ruleset("app", {"zheng_se_yang_jia": "table"})).source
+    assert out.stdout.endswith(changed) and changed != codegen.engine(find_ruleset("app")).source
+    assert "engine" not in invoke("rules", "--help").stdout.split("Commands:")[-1]  # hidden
+    assert "nosuch" in error_line(invoke("rules", "engine", "app", "--set", "app.nosuch=x"))
 
 
 def test_deal_phase_endings_are_the_hand_ending_items():

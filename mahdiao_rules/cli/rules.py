@@ -19,6 +19,7 @@ from ..report.render import RENDERERS, formats_for, load_labels
 from ..report.ruletable import rules_diff, rules_table
 from ..ruleset import bundled_ids, colour_of, find_ruleset, resolve_rulesets
 from ..ruleset.bibliography import bundled_sources
+from ..ruleset.codegen import engine_source
 from . import complete
 from .common import (
     F,
@@ -227,3 +228,17 @@ def _show_header(path: Path, shown: str, fragments: list[Path]) -> str:
     if data.get("extends"):
         lines.append(f"# It extends {data['extends']}: mahdiao rules show {data['extends']} prints the base.")
     return "\n".join(lines) + "\n#\n"
+
+
+@rules.command("engine", hidden=True)
+@click.argument("ruleset", metavar="RULESET")
+@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+              help="Use another reading of an option. Repeatable.")
+@click.option("-o", "--output", metavar="FILE", help="Write the source here instead of stdout.")
+@friendly_errors
+def rules_engine_cmd(ruleset: str, settings: tuple[str, ...], output: str | None) -> None:
+    """The Python source generated for RULESET's settlement engine, for reading (docs/engine.md);
+    MAHDIAO_ENGINE_DUMP=DIR writes every engine the tool makes to DIR."""
+    chosen = resolve_rulesets([ruleset], parse_settings(settings))
+    check_settings_targets(settings, chosen)
+    write_output(engine_source(chosen[0]), output_place(output))

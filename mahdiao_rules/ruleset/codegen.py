@@ -292,8 +292,21 @@ class _Generator:
         scope = Scope(self.consts)
         e = Emitter(self.rs, scope, self.tables)
         body: list[str] = []
+        run: list[_Single] = []  # consecutive single items that share a test (for seat 0)
+        shared: set[str] = set()
         for step in self.rs.phases[phase]:
-            body += self.step(e, step, variant)
+            code = self.step(e, step, variant)
+            if isinstance(code, _Single) and run and shared & code.tests():
+                run.append(code)
+                shared &= code.tests()
+                continue
+            if run:
+                body += self.block(e, run)
+            run, shared = ([code], code.tests()) if isinstance(code, _Single) else ([], set())
+            if not isinstance(code, _Single):
+                body += code
+        if run:
+            body += self.block(e, run)
         self.reads_order |= scope.reads_order
         self.fallbacks += scope.fallback
         arg = "N" if variant == "fast" else "E"
@@ -308,7 +321,8 @@ class _Generator:
         per = e.counter(raw["per"], p) if "per" in raw else None
         return cond, per, e.num(raw["zhu"], p, TICKS_PER_ZHU)
 
-    def step(self, e: Emitter, step: Step, variant: str) -> list[str]:
+    def step(self, e: Emitter, step: Step, variant: str) -> list[str] | _Single:
+        """The code of one step, or (fast variant) a single item that may join a block."""
         if step.group is not None:
             return self.group(e, step, variant)
         item = step.items[0]
@@ -321,11 +335,15 @@ class _Generator:
         e.scope.fallback |= before[1]
         if collect:
             return self.collected(e, item, i, seats, variant)
+        single = _Single(item, i, seats)
+        return single if item.channel != "guan_dui" and single.own_seat_only() else self.single(e, single)
+
+    def single(self, e: Emitter, single: _Single) -> list[str]:
         out: list[str] = []
-        for p, cond, per, amt in seats:
+        for p, cond, per, amt in single.seats:
             if cond == FALSE or (per is not None and per.const == 0):
                 continue
-            fire = self.fire_fast(e, item, i, p, per, amt)
+            fire = self.fire_fast(e, single.item, single.index, p, per, amt)
             out += [f"if {c_code(cond)}:", *_indent(fire)] if cond else fire
         return out
 
@@ -424,28 +442,29 @@ class _Generator:
     def group_seat(self, members: list[Any], p: int) -> list[str]:
         """A group's members for one seat, under the tests they all share."""
         live = [m for m in members if m[2] != FALSE and not (m[3] is not None and m[3].const == 0)]
-        if not live:
-            return []
-        common = [t for t in live[0][2] if all(any(u[0] == t[0] for u in m[2]) for m in live[1:])]
-        codes = {t[0] for t in common}
-        rest = [(i, item, tuple(t for t in cond if t[0] not in codes), per, amt)
-                for i, item, cond, per, amt in live]
-        guard: Cond = tuple(common)
-        reqs = [strongest_req(m[2]) for m in rest]
-        if len(rest) > 1 and all(r is not None for r in reqs) and len({r[0] for r in reqs}) == 1:  # type: ignore[index]
-            union = 0
-            for r in reqs:
-                union |= r[1]  # type: ignore[index]
-            k = min(r[2] for r in reqs)  # type: ignore[index]
-            src = reqs[0][0]  # type: ignore[index]
-            test = f"{src} & {hexm(union)} != 0" if k == 1 else f"({src} & {hexm(union)}).bit_count() >= {k}"
-            guard = c_and([guard, ((test, 3, None),)])
+        guard, conds = _shared_guard([m[2] for m in live])
         body: list[str] = []
-        for i, _item, cond, per, amt in rest:
+        for (i, _item, _cond, per, amt), cond in zip(live, conds, strict=True):
             body += self.group_member(cond, per, amt, i, p)
-        if guard == TRUE:
-            return body
-        return [f"if {c_code(guard)}:", *_indent(body or ["pass"])]
+        return _guarded(guard, body)
+
+    def block(self, e: Emitter, singles: list[_Single]) -> list[str]:
+        """Consecutive single items whose judgement only reads and sets their own seat's state:
+        judged seat by seat (the same payments and fired bits in another order), each seat's
+        items under the tests they all share — a seat without the cards skips them all."""
+        if len(singles) == 1:
+            return self.single(e, singles[0])
+        out: list[str] = []
+        for p in SEATS:
+            live = [(s, cond, per, amt) for s in singles for q, cond, per, amt in s.seats
+                    if q == p and cond != FALSE and not (per is not None and per.const == 0)]
+            guard, conds = _shared_guard([m[1] for m in live])
+            body: list[str] = []
+            for (s, _cond, per, amt), cond in zip(live, conds, strict=True):
+                fire = self.fire_fast(e, s.item, s.index, p, per, amt)
+                body += [f"if {c_code(cond)}:", *_indent(fire)] if cond else fire
+            out += _guarded(guard, body)
+        return out
 
     # ------------------------------------------------------------------ payments
 
@@ -491,6 +510,56 @@ class _Generator:
         if channel == "guan_dui":
             return [f"N[{p}] += {a}; N[{GUAN_DUI}] -= {a}; st.pool -= {a}"]
         raise ValueError(f"no payment code for channel {channel!r}")
+
+
+@dataclass
+class _Single:
+    """A single item's parts per seat (fast variant), before it is placed in a block."""
+
+    item: ItemDef
+    index: int
+    seats: list[tuple[int, Cond, Num | None, Num]]
+
+    def own_seat_only(self) -> bool:
+        """Judging seat p reads no other seat's fired bits (the only state items change that
+        conditions read, with the pool, which blocks leave out)."""
+        for p, cond, per, amt in self.seats:
+            code = " ".join([c_code(cond), amt.code] + ([per.code] if per else []))
+            if any(f"FD[{q}]" in code for q in SEATS if q != p):
+                return False
+        return True
+
+    def tests(self) -> set[str]:
+        """The tests of seat 0's condition (every seat's have the same shape)."""
+        return {t[0] for t in self.seats[0][1]}
+
+
+def _shared_guard(conds: list[Cond]) -> tuple[Cond, list[Cond]]:
+    """For conditions judged one after another for one seat: the tests they all share and a
+    test implied by each of them (at least k cards of the union of their masks), and the
+    conditions without the shared tests."""
+    if not conds:
+        return TRUE, []
+    common = [t for t in conds[0] if all(any(u[0] == t[0] for u in c) for c in conds[1:])]
+    codes = {t[0] for t in common}
+    rest = [tuple(t for t in cond if t[0] not in codes) for cond in conds]
+    guard: Cond = tuple(common)
+    reqs = [strongest_req(c) for c in rest]
+    if len(rest) > 1 and all(r is not None for r in reqs) and len({r[0] for r in reqs}) == 1:  # type: ignore[index]
+        union = 0
+        for r in reqs:
+            union |= r[1]  # type: ignore[index]
+        k = min(r[2] for r in reqs)  # type: ignore[index]
+        src = reqs[0][0]  # type: ignore[index]
+        test = f"{src} & {hexm(union)} != 0" if k == 1 else f"({src} & {hexm(union)}).bit_count() >= {k}"
+        guard = c_and([guard, ((test, 3, None),)])
+    return guard, rest
+
+
+def _guarded(guard: Cond, body: list[str]) -> list[str]:
+    if not body or guard == TRUE:
+        return body
+    return [f"if {c_code(guard)}:", *_indent(body)]
 
 
 # ====================================================================== the engine

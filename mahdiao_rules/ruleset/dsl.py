@@ -922,24 +922,27 @@ def _num_run(c: Compiler, arg: Any, path: Path, scale: int) -> Amount:
 def top_cards(mine: int, others: int) -> int:
     """How many cards of *mine* no card of *others* beats (八大): those stronger, i.e. lower,
     than every card of *others* in their suit."""
-    n = 0
-    for suit in SUIT_MASKS:
-        m = mine & suit
-        if m:
-            o = others & suit
-            n += (m & ((o & -o) - 1)).bit_count() if o else m.bit_count()
-    return n
+    return _unmatched(mine, others, True)
 
 
 def bottom_cards(mine: int, others: int) -> int:
     """How many cards of *mine* beat no card of *others* (八小): those weaker, i.e. higher,
     than every card of *others* in their suit."""
+    return _unmatched(mine, others, False)
+
+
+def _unmatched(mine: int, others: int, top: bool) -> int:
     n = 0
     for suit in SUIT_MASKS:
         m = mine & suit
         if m:
             o = others & suit
-            n += (m >> o.bit_length()).bit_count() if o else m.bit_count()
+            if not o:
+                n += m.bit_count()
+            elif top:
+                n += (m & ((o & -o) - 1)).bit_count()
+            else:
+                n += (m >> o.bit_length()).bit_count()
     return n
 
 

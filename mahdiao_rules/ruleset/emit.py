@@ -168,6 +168,20 @@ def has_any(src: str, mask: int) -> Cond:
     return ((f"{src} & {hexm(mask)} != 0", MASK, (src, mask, 1)),)
 
 
+def meets_each(src: str, masks: list[int]) -> Cond:
+    """*src* has a card of every mask (false when a mask is empty); the single cards are
+    tested together in one mask test."""
+    every, anys = 0, []
+    for m in masks:
+        if m.bit_count() == 1:
+            every |= m
+        else:
+            anys.append(m)
+    if 0 in anys:
+        return FALSE
+    return c_and(([has_all(src, every)] if every else []) + [has_any(src, m) for m in sorted(anys)])
+
+
 def c_not(cond: Cond) -> Cond:
     if cond == TRUE:
         return FALSE
@@ -282,10 +296,10 @@ class Emitter:
             return self.need(f"w{p}")
         if of == "chong":
             return self.need(f"c{p}")
-        if of == "won_chong":
-            return f"({self.need(f'w{p}')} | {self.need(f'c{p}')})"
+        if of == "won_chong":  # computed once a phase, like the other sources
+            return self.scope.derive(f"{self.need(f'w{p}')} | {self.need(f'c{p}')}")
         if of == "others_won":
-            return f"({self.need('WA')} & ~{self.need(f'w{p}')})"
+            return self.scope.derive(f"{self.need('WA')} & ~{self.need(f'w{p}')}")
         raise NoEmitter
 
     def source_of(self, node: Any, default: str, p: int) -> tuple[str, str]:
@@ -378,23 +392,8 @@ class Emitter:
         if any(not s.constant for s in sets):
             raise NoEmitter
         src = self.source(of, p)
-        tests: list[Cond] = []
-        for suit in SUIT_MASKS:
-            every, anys = 0, []
-            for s in sets:
-                m = s.mask & suit
-                if m.bit_count() == 1:
-                    every |= m
-                else:
-                    anys.append(m)
-            if 0 in anys:
-                continue
-            terms: list[Cond] = []
-            if every:
-                terms.append(has_all(src, every))
-            terms += [has_any(src, m) for m in anys]
-            tests.append(c_and(terms))
-        return tests, src
+        tests = [meets_each(src, [s.mask & suit for s in sets]) for suit in SUIT_MASKS]
+        return [t for t in tests if t != FALSE], src
 
 
 def _sum_of_tests(tests: list[Cond]) -> Num:
@@ -601,22 +600,8 @@ def _c_suits_having(e: Emitter, arg: Any, p: int) -> Cond:
 def _c_four_suits(e: Emitter, arg: Any, p: int) -> Cond:
     assignments, masks, of = dsl.four_suits_spec(e.c, arg, ())
     src = e.source(of, p)
-    alts: list[Cond] = []
-    for a in assignments:
-        every, anys = 0, []
-        for s, k in enumerate(a):
-            m = SUIT_MASKS[s] & masks[k]
-            if m.bit_count() == 1:
-                every |= m
-            else:
-                anys.append(m)
-        if 0 in anys:
-            continue
-        terms: list[Cond] = []
-        if every:
-            terms.append(has_all(src, every))
-        terms += [has_any(src, m) for m in sorted(anys)]
-        alts.append(c_and(terms))
+    alts = [meets_each(src, [SUIT_MASKS[s] & masks[k] for s, k in enumerate(a)]) for a in assignments]
+    alts = [a for a in alts if a != FALSE]
     found = c_or(alts)
     if len(alts) <= 1:
         return found
@@ -642,7 +627,7 @@ def _c_value(e: Emitter, arg: Any, p: int) -> Cond:
     found = bounded(n.code, lo, hi, n.cost, n.lo, n.hi)
     if n.run_of is not None and lo >= 2:  # a run of lo cards needs lo cards of one suit
         src, mask = n.run_of
-        suits = [((f"({src} & {hexm(mask & s)}).bit_count() >= {int(lo)}", COUNT, None),)
+        suits = [((f"({src} & {hexm(mask & s)}).bit_count() >= {int(lo)}", COUNT, (src, mask & s, int(lo))),)
                  for s in SUIT_MASKS if (mask & s).bit_count() >= lo]
         found = c_and([c_or(suits), found])
     return found
