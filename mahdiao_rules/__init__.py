@@ -8,7 +8,8 @@ its own modules), which ``tests/test_layers.py`` checks for every import:
    every stage shares;
 2. ``io/`` — the safe YAML/JSON reader, schema checks, deal and sitting files, deal
    codes and the bundled data folders;
-3. ``ruleset/`` — YAML rulesets compiled into fast callables (DSL, layers, 開沖 table,
+3. ``ruleset/`` — YAML rulesets compiled into closures and then into generated Python
+   code, the settlement engine (DSL, emitters, code generator, layers, 開沖 table,
    registry, generated descriptions);
 4. ``play/`` — the trick engine, the hand's procedure (升代, first leader) and the
    automatic-play policies; no settlement code;
