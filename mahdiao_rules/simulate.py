@@ -3,16 +3,18 @@
 Deal *i* of a run is ``random_deals(seed, 1, start=i)`` — it depends only on the
 seed and *i*, so every ruleset gets the same deals (common random numbers) and
 the result does not depend on how the range is split among worker processes.
-Each deal is played by the chosen policy under each ruleset's own procedure
-(:func:`mahdiao_rules.pipeline.settle_deal` with the policy, ``ledger=False``; the
-random policy is seeded with ``f"{deal.id}/play"`` like ``mahdiao replay``, and a hand
-its deal phase ends is not played); with ``same_play`` it is played once, under that
-ruleset, and the one play is settled under every ruleset (mapped through each
-one's 升代).
+Each deal is played by the chosen policy under each ruleset's own procedure and settled
+by :class:`mahdiao_rules.pipeline.Quick` (what ``settle_deal`` does, nets only; a hand its
+deal phase ends is not played).  The random policy draws the seats' play orders from the
+deal's own seed ``f"{deal.id}/play"``, like ``mahdiao replay``, once for every ruleset; the
+default run handles deals as plain masks.  With ``same_play`` a deal is played once, under
+that ruleset, and the one play is settled under every ruleset (mapped through each one's
+升代).
 
 Nothing is kept per deal: each chunk of deals adds into integer accumulators
-(sums and sums of squares of exact ticks, counts), chunks are merged in order,
-and the statistics are computed once at the end — exactly, from the integers.
+(sums and sums of squares of exact ticks, counts; the fired items are counted per
+distinct set of fired bits and named at the end of the chunk), chunks are merged in
+order, and the statistics are computed once at the end — exactly, from the integers.
 """
 
 from __future__ import annotations
