@@ -55,7 +55,8 @@ def profile_settle(rs_id: str, n: int, top: int = 15) -> str:
         numbers = draw_orders(random.Random(f"{d.id}/play"))
         held, orders = quick.view([d.hand_mask(s) for s in range(4)],
                                   [bits_in_order(d.hands[s], numbers[s]) for s in range(4)], d.face)
-        played.append((held, d.stock, int(d.banker), quick_play(*orders, quick.leaders[d.face][d.banker])))
+        play = quick_play(*orders, quick.leaders[d.face][d.banker], quick.upto)
+        played.append((held, d.stock, int(d.banker), play))
     quick.played(*played[0])
     prof = cProfile.Profile()
     prof.enable()

@@ -29,7 +29,7 @@ from .play.procedure import banker_table, leader_table, play_hand, prepare
 from .play.tricks import BIT, PlayResult, QuickPlay, quick_of, quick_play
 from .ruleset.codegen import engine
 from .ruleset.model import Ruleset
-from .settle.hand import Settlement, close_hand, open_hand, quick_close, quick_open
+from .settle.hand import Settlement, close_hand, needs_upto, open_hand, quick_close, quick_open
 from .units import TICKS_PER_ZHU
 
 
@@ -75,6 +75,8 @@ class Quick:
         self.leaders = leader_table(ruleset)
         self.first_bankers = banker_table(ruleset)
         """By face card: the first hand's 莊 by the ruleset (None: the drawn banker stands)."""
+        self.upto = needs_upto(ruleset)
+        """Whether plays bring the cards up to each winning card (play.tricks.quick_play)."""
         self.sheng_dai = dict(ruleset.procedure.sheng_dai)
 
     def random(self, held: list[int], stock: tuple[int, ...], banker: int,
@@ -84,7 +86,7 @@ class Quick:
         held, orders = self.view(held, orders, stock[0])
         nets = [0, 0, 0, 0, 0]
         st, ended = quick_open(self.ruleset, held, stock, banker, nets)
-        play = None if ended else quick_play(*orders, self.leaders[stock[0]][banker])
+        play = None if ended else quick_play(*orders, self.leaders[stock[0]][banker], self.upto)
         return nets, ended, quick_close(self.ruleset, st, play, nets)
 
     def played(self, held: list[int], stock: tuple[int, ...], banker: int, play: QuickPlay) -> QuickResult:

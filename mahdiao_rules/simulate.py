@@ -857,7 +857,7 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
             numbers = draw_orders(random.Random(f"{d.id}/play"))
             view, orders = quick.view(h, [bits_in_order(d.hands[s], numbers[s]) for s in range(4)], d.face)
             played.append((view, d.stock, int(d.banker),
-                           quick_play(*orders, quick.leaders[d.face][int(d.banker)])))
+                           quick_play(*orders, quick.leaders[d.face][int(d.banker)], quick.upto)))
 
         quick.played(*played[0])  # the generated engine is built before any timing
 

@@ -35,6 +35,7 @@ from mahdiao_rules.play.tricks import (
     in_order,
     play_in_order,
     play_random,
+    quick_of,
     quick_play,
 )
 from mahdiao_rules.ruleset import bundled_ids, codegen, emit, find_ruleset
@@ -189,12 +190,14 @@ def test_the_bit_trick_engine_plays_as_the_full_one(seed, leader):
     deal = random_deal(random.Random(seed), "t")
     numbers = draw_orders(random.Random(seed + 1))
     full = play_in_order([in_order(deal.hands[s], numbers[s]) for s in range(4)], leader)
-    won, tricks, winners, wins, masks = quick_play(
-        *[bits_in_order(deal.hands[s], numbers[s]) for s in range(4)], int(leader))
+    won, tricks, winners, wins, masks, upto = quick_play(
+        *[bits_in_order(deal.hands[s], numbers[s]) for s in range(4)], int(leader), True)
     assert won == list(full.won_masks) and tricks == list(full.trick_counts)
     assert winners == [int(t.winner) for t in full.tricks]
     assert wins == [1 << t.winning_card for t in full.tricks]
     assert masks == [sum(1 << c for c in t.cards) for t in full.tricks]
+    assert upto == [sum(1 << c for c in t.cards[:t.cards.index(t.winning_card) + 1]) for t in full.tricks]
+    assert quick_of(full) == (won, tricks, winners, wins, masks, upto)
     assert full == play_random(deal, leader, random.Random(seed + 1))
 
 
