@@ -183,7 +183,7 @@ items:
 """)
     rs, feng = load_ruleset(path), find_ruleset("feng")
     new, old = rs.items["shang"], feng.items["shang"]
-    assert new.const_amount == 2 * old.const_amount
+    assert new.raw["zhu"] == 2 * old.raw["zhu"]  # (the settlements below pay twice as much)
     assert (new.name, new.phase, new.channel, new.source, new.raw["when"], new.raw["per"]) == \
            (old.name, old.phase, old.channel, old.source, old.raw["when"], old.raw["per"])
     assert list(rs.items).index("shang") == list(feng.items).index("shang")
