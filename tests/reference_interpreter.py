@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -374,7 +375,7 @@ class Interp:
         points are 注.  In ``zhu:`` the result is 注 (ticks = 24 × it)."""
         node = self.ref.opt(node)
         h = self.h
-        if isinstance(node, int | float) and not isinstance(node, bool):
+        if isinstance(node, int | float | Decimal) and not isinstance(node, bool):  # YAML 0.5 is a Decimal
             return Fraction(str(node))
         (kind, arg), = node.items()
         arg = self.ref.opt(arg)
