@@ -16,8 +16,9 @@ tries first for the next card (APP-U ``ChongCommand``: ``imax = i % 4``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from ..cards import CARD_HANZI, CARD_SUIT, SUIT_MASKS, SUIT_RANGES, Card, bits_of
+from ..cards import CARD_HANZI, CARD_SUIT, CARDS, SUIT_MASKS, SUIT_RANGES, Card, bits_of
 from ..deal import SEATS, Seat
 from ..ruleset.dsl import HandState
 from ..ruleset.kai_chong import KaiChong, RunBranch
@@ -65,13 +66,18 @@ def run(kc: KaiChong, st: HandState) -> list[ChongTake]:
     if any(eligible):
         turn = kc.first(st)
         won = st.won
+        twins: dict[int, int] = {}  # each seat's twins value, worked out once (_seat_twins)
         for card in st.stock[1:]:
-            near = kc.neighbours[card] & SUIT_MASKS[CARD_SUIT[card]]
+            suit = SUIT_MASKS[CARD_SUIT[card]]
+            near = kc.neighbours[card] & suit
             for k in range(4):
                 p = (turn + k) % 4
-                if not eligible[p] or not near & (won[p] | taken[p]):
-                    continue  # no card of the seat is a neighbour: nothing to link to (_try)
-                take = _try(kc, st, p, card, taken[p], order[p], k > 0)
+                # What _try needs first: a neighbour among the seat's cards of the suit, and
+                # an anchor (上桌 賞/肩/百/趣) or a card taken before there to link to.
+                if (not eligible[p] or not near & (won[p] | taken[p])
+                        or not suit & ((won[p] & kc.anchors) | taken[p])):
+                    continue
+                take = _try(kc, st, p, card, taken[p], order[p], k > 0, twins)
                 if take is None:
                     continue
                 out.append(take)
@@ -92,15 +98,17 @@ def _component(nb: tuple[int, ...], card: int, mine: int) -> int:
     reach = frontier = 1 << card
     while frontier:
         grow = 0
-        for x in bits_of(frontier):
-            grow |= nb[x]
+        while frontier:  # the neighbours of every card of the frontier (bit by bit, no list)
+            low = frontier & -frontier
+            grow |= nb[low.bit_length() - 1]
+            frontier ^= low
         frontier = grow & mine & ~reach
         reach |= frontier
     return reach
 
 
 def _try(kc: KaiChong, st: HandState, p: int, card: int, taken: int, taken_order: list[int],
-         duo: bool) -> ChongTake | None:
+         duo: bool, twins: dict[int, int]) -> ChongTake | None:
     suit = SUIT_MASKS[CARD_SUIT[card]]
     won = st.won[p] & suit
     mine = won | (taken & suit)
@@ -116,10 +124,10 @@ def _try(kc: KaiChong, st: HandState, p: int, card: int, taken: int, taken_order
         run = _run_points(kc.run, card, won, mine)
         if run is not None:
             if CARD_SUIT[card] == kc.run.jin_suit:
-                run += _twins_of_seat(kc, st, p) * kc.run.points[
+                run += _seat_twins(kc, st, p, twins) * kc.run.points[
                     "twins_jin" if _is_jin(kc.run, card) else "twins_qing"]
-            return ChongTake(Card(card), SEATS[p], run, kc.run.kind, Card(anchor), duo,
-                             (ChongPart(Card(anchor), kc.run.kind, run),))
+            return ChongTake(CARDS[card], SEATS[p], run, kc.run.kind, CARDS[anchor], duo,
+                             (ChongPart(CARDS[anchor], kc.run.kind, run),))
     if kc.sequence is not kc.neighbours:
         comp = _component(kc.sequence, card, mine)
     parts = _score(kc, st, p, card, won, mine | (1 << card), comp)
@@ -127,19 +135,19 @@ def _try(kc: KaiChong, st: HandState, p: int, card: int, taken: int, taken_order
         return None
     total = sum(x.points for x in parts)
     if kc.bonus:
-        twins = _twins_of_seat(kc, st, p)
-        if twins:
+        n_twins = _seat_twins(kc, st, p, twins)
+        if n_twins:
             for row in kc.bonus:
                 if row.to >> card & 1:
                     if row.times_points_of:
-                        total += twins * next((x.points for x in parts
+                        total += n_twins * next((x.points for x in parts
                                                if row.times_points_of >> x.source & 1), 0)
                     else:
-                        total += row.points * twins
+                        total += row.points * n_twins
                     break
     kind = next((x.kind for x in parts if x.source == anchor),
                 max(parts, key=lambda x: x.points).kind)
-    return ChongTake(Card(card), SEATS[p], total, kind, Card(anchor), duo, tuple(parts))
+    return ChongTake(CARDS[card], SEATS[p], total, kind, CARDS[anchor], duo, tuple(parts))
 
 
 def _score(kc: KaiChong, st: HandState, p: int, card: int, won: int, union: int,
@@ -166,7 +174,7 @@ def _score(kc: KaiChong, st: HandState, p: int, card: int, won: int, union: int,
                     break  # the code's factor is 0: this source adds nothing
             if kc.twin_effect == "multiply":
                 pts *= 1 + _twins_of_card(kc, st, p, s)
-            parts.append(ChongPart(Card(s), row.kind, pts))
+            parts.append(ChongPart(CARDS[s], row.kind, pts))
             alone_ok.append(row.alone)
             exclusive.append(row.exclusive)
             break
@@ -193,6 +201,13 @@ def _twins_of_card(kc: KaiChong, st: HandState, p: int, s: int) -> int:
     return 0
 
 
+def _seat_twins(kc: KaiChong, st: HandState, p: int, memo: dict[int, int]) -> int:
+    """:func:`_twins_of_seat`, once per seat and hand (it reads only the seat's won tricks)."""
+    if p not in memo:
+        memo[p] = _twins_of_seat(kc, st, p)
+    return memo[p]
+
+
 def _twins_of_seat(kc: KaiChong, st: HandState, p: int) -> int:
     """The seat's twins value: its best trick's, or (``twins_first``) its first qualifying one's."""
     values = (_twins_of_card(kc, st, p, s) for s in st.won_order[p])
@@ -210,11 +225,17 @@ def _value(card: int) -> int:
 
 def _ish(run: RunBranch, suit: int) -> int:
     """The suit's 賞 value: the value of its card in shang_line (十: 百萬 = 9)."""
-    return _value((run.shang_line & SUIT_MASKS[suit]).bit_length() - 1)
+    return _shang_value(run.shang_line, suit)
 
 
-def _values(mask: int) -> set[int]:
-    return {_value(c) for c in bits_of(mask)}
+@cache
+def _shang_value(shang_line: int, suit: int) -> int:
+    return _value((shang_line & SUIT_MASKS[suit]).bit_length() - 1)
+
+
+@cache  # masks of one suit: a few thousand at most, asked for again and again
+def _values(mask: int) -> frozenset[int]:
+    return frozenset(_value(c) for c in bits_of(mask))
 
 
 def _is_jin(run: RunBranch, card: int) -> bool:
