@@ -163,9 +163,9 @@ def _score(kc: KaiChong, st: HandState, p: int, card: int, won: int, union: int,
                 continue
             if row.connected and not comp & bit:
                 continue
-            if any(not union & m for m in row.needs):
+            if row.needs and any(not union & m for m in row.needs):
                 continue
-            if any(not won & m for m in row.with_won):
+            if row.with_won and any(not won & m for m in row.with_won):
                 continue
             pts = row.points
             if row.qing_all:
@@ -265,8 +265,10 @@ def _blocked(run: RunBranch, card: int, won: int, pile: int) -> bool:
     """The code's 「肩上桌不遇賞」: the seat won the 肩 (ish − 1) but holds no 賞-class card
     and no 極 among its won and taken cards, and the card lies below the 賞 value."""
     ish = _ish(run, CARD_SUIT[card])
-    a, p = _values(won), _values(pile)
-    return (ish - 1) in a and not any(x >= ish for x in p) and 1 not in p and _value(card) < ish
+    if (ish - 1) not in _values(won):
+        return False
+    p = _values(pile)
+    return not (p and max(p) >= ish) and 1 not in p and _value(card) < ish
 
 
 def _run_points(run: RunBranch, card: int, won: int, pile: int) -> int | None:
