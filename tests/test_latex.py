@@ -1,8 +1,8 @@
 """The bundled rule tables compile as written: latexmk -xelatex (xelatex, biber, xelatex,
 xelatex), no error, no overfull box, no missing glyph.  Skipped, with the reason, where TeX is
 not installed (Debian: texlive-xetex texlive-lang-chinese texlive-latex-extra texlive-pictures
-texlive-bibtex-extra biber latexmk).  By default one document per kind and language; MAHDIAO_LATEX_ALL=1 compiles
-every bundled table and the full comparison in every language."""
+texlive-bibtex-extra biber latexmk).  By default one document per kind and language;
+MAHDIAO_LATEX_ALL=1 compiles every bundled table and the full comparison in every language."""
 
 from __future__ import annotations
 
