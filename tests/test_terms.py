@@ -202,3 +202,14 @@ def test_the_simplified_table_covers_every_character_the_project_prints():
 def test_to_hans_converts_names_and_keeps_the_rest():
     assert to_hans("馮夢龍《馬弔腳例》 四尊四極 gōng hè 1 注") == "冯梦龙《马吊脚例》 四尊四极 gōng hè 1 注"
     assert to_hans("abc ×½") == "abc ×½"
+
+
+def test_the_replay_differences_are_worded_in_the_report_language():
+    from click.testing import CliRunner
+
+    from mahdiao_rules.cli import main
+
+    zh = CliRunner().invoke(main, ["replay", "-r", "feng", "-r", "app", "--lang", "zh-Hant"]).stdout
+    en = CliRunner().invoke(main, ["replay", "-r", "feng", "-r", "app"]).stdout
+    assert "未成（" in zh and not ENGLISH_CONDITION.search(READING.sub("", zh.split("未成（", 1)[1][:40]))
+    assert "does not fire (" in en

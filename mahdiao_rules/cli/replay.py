@@ -93,7 +93,7 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
         for deal in deals:
             rows.append([settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen])
             update(1)
-    report = build_report(deals, chosen, rows, command=command_line(), input_name=shown)
+    report = build_report(deals, chosen, rows, command=command_line(), input_name=shown, lang=lang)
     text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
     if svg is not None:
         title = load_labels(template_dir, lang).chart_net

@@ -61,8 +61,10 @@ def _effect(lines: Sequence[Any]) -> dict[str, str]:
     return {ACCOUNT_IDS[a]: format_zhu(v, signed=True) for a, v in enumerate(n) if v}
 
 
-def differences(deal_recorded_lead: str | None, row: Sequence[Settlement]) -> dict[str, Any] | None:
-    """The differences section for one deal settled under several rulesets (None for one)."""
+def differences(deal_recorded_lead: str | None, row: Sequence[Settlement], lang: str = "en"
+                ) -> dict[str, Any] | None:
+    """The differences section for one deal settled under several rulesets (None for one);
+    the conditions of items that did not fire are worded in *lang*'s prose (describe.py)."""
     if len(row) < 2:
         return None
     names = [_names(s) for s in row]
@@ -85,7 +87,7 @@ def differences(deal_recorded_lead: str | None, row: Sequence[Settlement]) -> di
                 "name": nm.get(concept, ""),
                 "firings": fired,
                 "effect": _effect(lines),
-                "condition": _condition(s, concept) if state == "silent" else "",
+                "condition": _condition(s, concept, lang) if state == "silent" else "",
             })
         if _alike(rows):
             continue
@@ -117,11 +119,12 @@ def _alike(rows: list[dict[str, Any]]) -> bool:
     return len({key(r) for r in rows}) == 1
 
 
-def _condition(s: Settlement, concept: str) -> str:
+def _condition(s: Settlement, concept: str, lang: str = "en") -> str:
     for item in s.ruleset.items.values():
         if (item.concept or item.id) == concept:
             try:
-                return Describer(s.ruleset).condition(item.raw.get("when", True))
+                prose = "zh" if lang.startswith("zh") else "en"
+                return Describer(s.ruleset, prose).condition(item.raw.get("when", True))
             except UndescribedKind:
                 return item.gloss
     return ""

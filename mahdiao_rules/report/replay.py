@@ -300,8 +300,9 @@ def stamp_info(rulesets: Sequence[Ruleset], deal_ids: Sequence[str], command: st
 
 def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
                  settlements: Sequence[Sequence[Settlement]], *, command: str = "",
-                 input_name: str = "") -> dict[str, Any]:
-    """The whole replay report: settlements[i][j] is deal i under ruleset j."""
+                 input_name: str = "", lang: str = "en") -> dict[str, Any]:
+    """The whole replay report: settlements[i][j] is deal i under ruleset j (the differences
+    worded for the report language *lang*)."""
     out_deals = []
     for deal, row in zip(deals, settlements, strict=True):
         info = deal_info(deal)
@@ -310,7 +311,7 @@ def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
         info["tricks"] = played["tricks"] if deal.play is not None and played else []
         info["grid"] = grid_info(row)
         info["chart"] = net_chart(row)
-        info["differences"] = differences(deal.play[0].lead.id if deal.play else None, row)
+        info["differences"] = differences(deal.play[0].lead.id if deal.play else None, row, lang)
         out_deals.append(info)
     return {
         "tool": {"name": "mahdiao-rules", "version": __version__},
