@@ -57,10 +57,13 @@ def format_zhu(t: int, *, signed: bool = False) -> str:
 
 
 def json_number(t: int) -> int | float | str:
-    """A JSON-friendly exact number: int, a binary-exact float, or "p/q" text."""
+    """A JSON-friendly exact number: int, a binary-exact float, or "p/q" text.
+
+    A half or quarter is a float only while its numerator fits a float's 53 bits, so the
+    float is the exact value (rulesets cannot come near: docs/limits.md)."""
     value = zhu(t)
     if value.denominator == 1:
         return value.numerator
-    if value.denominator in (2, 4):
+    if value.denominator in (2, 4) and abs(value.numerator) < 2 ** 53:
         return float(value)
     return f"{value.numerator}/{value.denominator}"

@@ -600,3 +600,82 @@ def test_sitting_seeds_are_valid(path: Path) -> None:
     from mahdiao_rules.io.sittingfile import parse_sitting
 
     assert parse_sitting(load_text(seed_text(path), str(path))).hands
+
+
+# --------------------------------------------------------------------------- nested conditions: bounded cost
+
+# Well-formed conditions nested with every combinator: the cost of a hand must stay within
+# what the ruleset's compile-time bound (Ruleset.hand_cost, ruleset/bounds.py) promises, or
+# the ruleset must be refused when it compiles.  The bound is checked by counting the Python
+# calls a settlement makes (a deterministic measure of work), and each example must finish
+# within the fuzzers' deadline (2 s): exponential evaluation cannot hide in either.
+_LEAVES = [True, False, {"won": "百老"}, {"held_any": ["千萬", "萬萬"]}, {"banker": True},
+           {"count": {"in": "十", "of": "won", "min": 3}}, {"tricks": {"min": 2}},
+           {"zheng_ben": False}, {"won_first": 1}, {"count": {"in": "百老", "of": "won", "min": 2}}]
+
+
+def _wrap(chain: list[tuple[str, Any]], inner: Any) -> Any:
+    for kind, other in chain:
+        inner = {kind: inner} if kind in ("any_seat", "no_seat", "not") else {kind: [inner, other]}
+    return inner
+
+
+def nested_conditions() -> st.SearchStrategy[Any]:
+    """A random condition tree, wrapped in a chain of up to 14 combinators (seat loops among
+    them), so that deep nestings of any_seat/no_seat come up often."""
+    tree = st.recursive(
+        st.sampled_from(_LEAVES),
+        lambda inner: st.one_of(
+            st.builds(lambda c: {"any_seat": c}, inner),
+            st.builds(lambda c: {"no_seat": c}, inner),
+            st.builds(lambda c: {"not": c}, inner),
+            st.builds(lambda a, b: {"all": [a, b]}, inner, inner),
+            st.builds(lambda a, b: {"any": [a, b]}, inner, inner),
+        ),
+        max_leaves=12,
+    )
+    link = st.tuples(st.sampled_from(["any_seat", "no_seat", "not", "all", "any"]),
+                     st.sampled_from(_LEAVES))
+    return st.builds(_wrap, st.lists(link, max_size=14), tree)
+
+
+def _calls_while(fn: Callable[[], Any]) -> int:
+    import sys
+
+    calls = 0
+
+    def count(_frame: Any, event: str, _arg: Any) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+@budget(120)
+@given(nested_conditions(), nested_conditions(), st.booleans())
+def test_nested_conditions_cost_what_the_compile_time_bound_says(when: Any, amount_when: Any,
+                                                                 in_amount: bool) -> None:
+    from mahdiao_rules.ruleset.bounds import cost_limit
+
+    data = copy.deepcopy(seed_data(RULESET_SEEDS[0]))
+    data["items"][1]["when"] = when
+    if in_amount:
+        data["items"][1]["zhu"] = {"if": {"when": amount_when, "then": 3, "else": 2}}
+    try:
+        rs = compile_document(Document(str(RULESET_SEEDS[0]), data))
+    except InputError as err:
+        assert "steps per hand" in err.message, err.message  # refused for its cost, and only so
+        return
+    assert rs.hand_cost <= cost_limit()
+    deals = probe_deals()[:3]
+    baseline = _calls_while(lambda: [settle_deal(feng(), d) for d in deals])
+    calls = _calls_while(lambda: [settle_deal(rs, d) for d in deals])
+    # Each step of the bound is at most a couple of calls; the rest is the engine's own work,
+    # which does not depend on the conditions (the feng baseline is a generous measure of it).
+    assert calls <= len(deals) * 2 * rs.hand_cost + 2 * baseline + 10_000, (calls, rs.hand_cost)

@@ -18,6 +18,7 @@ import pytest
 from cli_helpers import error_line, invoke
 from test_cli import BAD_CASES
 
+from mahdiao_rules.errors import InputError
 from mahdiao_rules.io.yamlsafe import Limits
 from mahdiao_rules.ruleset import find_ruleset
 from mahdiao_rules.ruleset import layers as ruleset_layers
@@ -28,12 +29,19 @@ GOOD_DEAL = BAD / "good" / "canonical.yaml"
 BASE_RULESET = BAD / "base_ruleset.yaml"
 
 CLASS_CASES: dict[str, list[str]] = {
+    "§1 unbounded cost from small inputs": [
+        "ruleset_seat_loops_nested.yaml", "ruleset_seat_loops_mixed.yaml",
+        "ruleset_seat_loops_in_amount.yaml", "ruleset_seat_loops_many_items.yaml",
+        "partial_conflict_found_by_sampling.yaml", "partial_conflict_exact.yaml",
+    ],  # and below: include counted as expanded, rejection sampling that runs out of draws;
+    # test_fuzz.py: nested conditions cost what the compile-time bound says
     "§2 exit 70 where the input is at fault": [
         "tpl_syntax_error", "tpl_unclosed_block", "tpl_not_utf8", "tpl_macro_error", "tpl_include_missing",
         "labels_not_mapping", "labels_unbalanced_brace", "labels_lone_closing_brace",
         "labels_field_with_index", "labels_entry_not_mapping", "labels_unknown_language",
         "ruleset_option_name_list.yaml", "ruleset_option_cases_list.yaml", "ruleset_option_name_mapping.yaml",
-        "ruleset_remove_switch_name_list.yaml",
+        "ruleset_remove_switch_name_list.yaml", "ruleset_zhu_too_large.yaml",
+        "ruleset_zhu_times_grows.yaml", "ruleset_zhu_per_diao_huge.yaml", "ruleset_fine_too_large.yaml",
     ],  # and below: a 400-file extends chain, zhu_per_diao 2.0 (valid_rulesets/); output
     # errors (a full device, a name too long) in test_output_paths.py
     "§3 numbers that are not what the file says": [
@@ -201,6 +209,35 @@ def test_a_file_that_is_not_a_ruleset_is_never_quoted(tmp_path):
 def test_zhu_per_diao_written_as_a_whole_float_is_the_whole_number():
     rs = find_ruleset(str(BAD / "valid_rulesets" / "zhu_per_diao_float.yaml"))
     assert rs.zhu_per_diao == 2 and type(rs.zhu_per_diao) is int
+
+
+# --------------------------------------------------------------------------- §1 reconstruct
+
+
+def test_rejection_sampling_that_finds_nothing_says_so_when_it_cannot_prove_a_conflict():
+    from mahdiao_rules.history.partial import load_partials
+    from mahdiao_rules.history.reconstruct import FRUITLESS_DRAWS, reconstruct
+
+    (deal,) = load_partials(BAD / "partial_conflict_exact.yaml")
+    # A budget of states too small to decide: the error says the draws ran out, and why.
+    with pytest.raises(InputError) as info:
+        reconstruct(deal, [], samples=1000, method="rejection", budget=10)
+    message = info.value.message
+    assert f"no completion found in {FRUITLESS_DRAWS:,} random draws" in message
+    assert "the exact count would need more than 10 states to tell which" in message
+
+
+def test_a_bad_ruleset_costs_nothing_to_refuse(tmp_path):
+    """The cost bound is a property of the tree: a ruleset that would take hours per hand is
+    refused when it compiles, before any deal is read."""
+    deep = "{count: {in: 百老, of: won, min: 2}}"
+    for _ in range(30):
+        deep = "{any_seat: " + deep + "}"
+    path = tmp_path / "r.yaml"
+    path.write_text(BASE_RULESET.read_text(encoding="utf-8").replace(
+        "when: {won: 百老, zheng_ben: true}", f"when: {deep}"), encoding="utf-8")
+    line = error_line(invoke("validate", str(path)))
+    assert "nest 30 deep" in line and "the limit is 1,000,000" in line
 
 
 # --------------------------------------------------------------------------- §4 command-line text

@@ -1040,6 +1040,8 @@ class _Space:
 
 
 METHODS = ("auto", "exact", "rejection")
+FRUITLESS_DRAWS = 50_000
+"""Rejection sampling gives up after this many draws without one completion."""
 
 
 def _space(partial: PartialDeal, reading: Reading | None, *, budget: int, relaxed_list_limit: int,
@@ -1223,6 +1225,8 @@ def reconstruct(partial: PartialDeal, rulesets: Sequence[Ruleset], *, samples: i
         else:
             budget_draws = max_proposals if max_proposals is not None else 600 * samples + 50_000
             while len(picked) < samples and proposals < budget_draws:
+                if proposals == FRUITLESS_DRAWS and not accepted:
+                    break  # 50,000 draws and no completion: more draws would find too few to use
                 proposals += 1
                 i = _choose(rng, weights)
                 c = spaces[i].relaxed.sample(rng)
@@ -1246,9 +1250,7 @@ def reconstruct(partial: PartialDeal, rulesets: Sequence[Ruleset], *, samples: i
                              f"{proposals:,} draws (the budget of draws); the trick facts leave few "
                              "completions among those of the slot and hand facts")
             if accepted == 0:
-                count = None
-                notes.append("no completion was found: the trick facts may contradict each other, or leave "
-                             "very few completions")
+                _none_found(partial, spaces, proposals, total, budget)
 
     if count == 0:
         _explain_no_completion(partial, spaces)
@@ -1390,6 +1392,33 @@ def percent(n: int, total: int) -> str:
 
 
 # --------------------------------------------------------------------------- explaining an empty set
+
+
+def _none_found(partial: PartialDeal, spaces: list[_Space], proposals: int, total: int,
+                budget: int) -> None:
+    """Rejection sampling drew nothing.  Decide exactly where the dynamic programme can
+    (within its *budget* of states): no completion at all is a conflict, named by its facts;
+    some completions mean the draws missed them.  Otherwise the budget of draws ran out, and
+    the error says so — never a report of "about 0 completions"."""
+    counts = []
+    for sp in spaces:
+        try:
+            counts.append(sp.count if sp.count is not None else ExactCounter(sp.cons, budget=budget).count())
+        except TooManyStates:
+            counts.append(None)
+    if counts and all(n == 0 for n in counts):
+        _explain_no_completion(partial, spaces)
+    found = sum(n for n in counts if n)
+    if found:
+        raise InputError(f"partial deal {partial.id!r}: {proposals:,} random draws found none of its "
+                         f"{found:,} completions (the exact count); use --method auto, which draws them "
+                         "exactly", file=partial.origin)
+    raise InputError(f"partial deal {partial.id!r}: no completion found in {proposals:,} random draws "
+                     f"(sampling stops after {FRUITLESS_DRAWS:,} draws without one) among the {total:,} "
+                     "completions of its slot and hand facts; its trick facts contradict each other, or "
+                     "allow too few completions to find by sampling, and the exact count would need more "
+                     f"than {budget:,} states to tell which: check the trick facts, or state more of "
+                     "the hands", file=partial.origin)
 
 
 def _explain_no_completion(partial: PartialDeal, spaces: list[_Space]) -> None:

@@ -16,6 +16,7 @@ from ..deal import SEAT_ALIASES
 from ..errors import InputError
 from ..io.yamlsafe import Document, load_file
 from .bibliography import attestation, bundled_sources
+from .bounds import check_bounds
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .kai_chong import compile_kai_chong
 from .layers import Entry, KeyPath, Merged, merge, remove_ids
@@ -99,6 +100,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
     _item_tags(m, items, dropped)
     fines, dai_pei = _events(c, m)
     procedure = _procedure(c, m)
+    hand_cost = check_bounds(c, m, procedure.kai_chong)
     sitting = compile_sitting(c, {k: (e.node, e.path, e.doc) for k, e in m.sitting.items()},
                               _citation)
 
@@ -132,6 +134,7 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         decisions=tuple(_decision(e.node) for e in m.decisions),
         extends=tuple(m.extends),
         input_files=tuple(m.paths),
+        hand_cost=hand_cost,
         order=top.data.get("order"),
         colour=top.data.get("colour"),
         base_name=base_name,

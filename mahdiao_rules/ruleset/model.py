@@ -291,6 +291,9 @@ class Ruleset:
     """Whether settlement must record each won trick's cards (HandState.won_tricks)."""
     input_files: tuple[str, ...] = ()
     """The real path of every file it was built from (itself, its bases, its fragments)."""
+    hand_cost: int = 0
+    """What judging one hand may cost at most, in steps (ruleset/bounds.py: at most
+    bounds.cost_limit(), checked when the ruleset compiled)."""
     order: int | None = None
     """Place in the reading order (``order:`` of the file itself; None: after the others)."""
     colour: str | None = None
