@@ -44,8 +44,8 @@ from .io import dealfile as _dealfile
 from .io.resources import data_dir
 from .pipeline import settle_deal
 from .play.policies import POLICIES, make_policy
-from .report.render import RENDERERS
-from .report.replay import build_report
+from .report.contract import stamp
+from .report.render import formats_for, render_text, replay_report
 from .ruleset import bundled_ids, find_ruleset, reading_order, spec_of
 from .ruleset.model import Ruleset
 from .settle.hand import Settlement
@@ -374,12 +374,15 @@ class Replay:
         return _frame(self.to_records(), exact)
 
     def report(self, fmt: str = "text", *, lang: str = "en") -> str:
-        """The report ``mahdiao replay --format FMT`` writes (text, md, html, latex, csv, json)."""
-        if fmt not in RENDERERS:
-            raise ValueError(f"unknown format {fmt!r} (known: {', '.join(RENDERERS)})")
+        """The report ``mahdiao replay --format FMT`` writes (text, md, html, latex, csv, ledger,
+        json, jsonl; docs/output-formats.md)."""
+        known = formats_for("replay")
+        if fmt not in known:
+            raise ValueError(f"unknown format {fmt!r} (known: {', '.join(known)})")
         rows = [[r.settlement for r in row] for row in self.results]
-        model = build_report(self.deals, self.rulesets, rows, command="python: mahdiao_rules.replay")
-        return RENDERERS[fmt](model, kind="replay", lang=lang)
+        doc = replay_report(list(self.deals), self.rulesets, settlements=rows,
+                            stamp=stamp("python: mahdiao_rules.replay", self.rulesets))
+        return render_text(doc, fmt, lang=lang)
 
     def __repr__(self) -> str:
         return (f"<Replay {len(self.deals)} deal(s) × {', '.join(r.id for r in self.rulesets)}: "

@@ -25,7 +25,7 @@ class Seat(IntEnum):
 
     @property
     def id(self) -> str:
-        return self.name.lower()
+        return _SEAT_IDS[self]  # a table, not self.name.lower(): reports ask for it very often
 
     @property
     def hanzi(self) -> str:
@@ -40,6 +40,7 @@ class Seat(IntEnum):
 
 
 SEATS = (Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH)
+_SEAT_IDS = tuple(s.name.lower() for s in SEATS)
 SEAT_HANZI = ("東", "南", "西", "北")
 SEAT_ALIASES: dict[str, Seat] = {}
 for _seat in SEATS:

@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TextIO
+from typing import Any
 
 from .deal import Deal
-from .io.dealfile import dealt, dump_deals, random_deals
+from .io.dealfile import DealWriter, body_text, deals_format, dealt, random_deals
 from .io.output import Destination, destination, open_text
 from .io.sittingfile import Sitting
 from .pipeline import Quick, QuickResult
@@ -373,55 +373,10 @@ def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Any, str | Non
     h = _RUNNER.plan.sitting
     if h:
         deals = random_deals(_RUNNER.plan.seed, count * h, start=start * h)
-        text = _deals_text(deals, deals_fmt) if deals_fmt else None
+        text = body_text(deals, deals_fmt) if deals_fmt else None
         return _RUNNER.add_sittings(start, deals), text
-    text = _deals_text(random_deals(_RUNNER.plan.seed, count, start=start), deals_fmt) if deals_fmt else None
+    text = body_text(random_deals(_RUNNER.plan.seed, count, start=start), deals_fmt) if deals_fmt else None
     return _RUNNER.chunk(start, count), text
-
-
-# ====================================================================== deals out, streamed
-
-_JSON_OPEN = '"deals": [\n'
-_JSON_CLOSE = "\n  ]\n}\n"
-
-
-def _deals_text(deals: Sequence[Deal], fmt: str) -> str:
-    """The deals of one chunk as the body of a ``deals:`` list (no header), in *fmt*."""
-    text = dump_deals(deals, fmt=fmt)
-    if fmt == "yaml":
-        return text[len("deals:\n"):]
-    return text[text.index(_JSON_OPEN) + len(_JSON_OPEN):text.rindex(_JSON_CLOSE)]
-
-
-class DealWriter:
-    """Write a deal file chunk by chunk to an open stream; the result equals
-    ``dump_deals(all deals)``.  The stream comes from :func:`mahdiao_rules.io.output.open_text`,
-    which replaces the target only when the run finished (never a half-written file)."""
-
-    def __init__(self, fh: TextIO, fmt: str, title: str) -> None:
-        self.fh, self.fmt = fh, fmt
-        head = dump_deals([], fmt=fmt, title=title)
-        if fmt == "yaml":
-            self.fh.write(head)
-        else:  # '{ … "deals": []' → '{ … "deals": [\n'
-            self.fh.write(head[:head.index('"deals": [')] + _JSON_OPEN)
-        self.first = True
-
-    def write(self, body: str) -> None:
-        if not body:
-            return
-        if not self.first:
-            self.fh.write("\n" if self.fmt == "yaml" else ",\n")
-        self.fh.write(body)
-        self.first = False
-
-    def close(self) -> None:
-        if self.fmt == "json":
-            self.fh.write(_JSON_CLOSE)
-
-
-def deals_format(path: str) -> str:
-    return "json" if path.lower().endswith(".json") else "yaml"
 
 
 # ====================================================================== running
@@ -439,11 +394,12 @@ def chunk_size(n: int, jobs: int) -> int:
 
 def run(plan: Plan, *, jobs: int = 1, deals_out: str | Destination | None = None,
         progress: Callable[[int], None] | None = None, title: str | None = None,
-        chunk: int | None = None) -> Stats:
+        chunk: int | None = None, stamp: dict[str, Any] | None = None) -> Stats:
     """Run *plan*, merging the chunks in order; identical for any *jobs* and *chunk*.
 
     *progress* is called with the number of deals finished after each chunk;
-    *deals_out* receives the deals in the deal-file format (YAML, or JSON for ``.json``).
+    *deals_out* receives the deals in the deal-file format its name asks for (YAML, JSON for
+    ``.json``, JSON Lines for ``.jsonl``), with *stamp* at the top, written as they come.
     At most ``2·jobs + 1`` chunks are in flight, so memory does not grow with ``plan.n``.
     """
     total: Any = (SittingStats if plan.sitting else Stats).empty(len(plan.slots))
@@ -455,12 +411,12 @@ def run(plan: Plan, *, jobs: int = 1, deals_out: str | Destination | None = None
     with ExitStack() as stack:
         writer = None
         if deals_out is not None and fmt is not None:
-            fh = stack.enter_context(open_text(deals_out))
-            writer = DealWriter(fh, fmt, title or f"random deals, seed {plan.seed!r}")
+            writer = DealWriter(stack.enter_context(open_text(deals_out)), fmt,
+                                title=title or f"random deals, seed {plan.seed!r}", stamp=stamp)
         for stats, text in _results(plan, jobs, size, fmt):
             total.merge(stats)
             if writer is not None and text is not None:
-                writer.write(text)
+                writer.write_body(text)
             if progress is not None:
                 progress(stats.n)
         if writer is not None:

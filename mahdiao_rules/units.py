@@ -61,6 +61,8 @@ def json_number(t: int) -> int | float | str:
 
     A half or quarter is a float only while its numerator fits a float's 53 bits, so the
     float is the exact value (rulesets cannot come near: docs/limits.md)."""
+    if t % TICKS_PER_ZHU == 0:  # the usual case, without building a Fraction
+        return t // TICKS_PER_ZHU
     value = zhu(t)
     if value.denominator == 1:
         return value.numerator

@@ -10,8 +10,10 @@ from cli_helpers import error_line, invoke
 from mahdiao_rules.io.dealfile import load_deals
 from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.procedure import prepare
-from mahdiao_rules.report.replay import net_chart
-from mahdiao_rules.report.ruletable import rules_diff
+from mahdiao_rules.report.contract import stamp
+from mahdiao_rules.report.replay import result_info
+from mahdiao_rules.report.ruletable import rules_diff_view
+from mahdiao_rules.report.views import net_chart
 from mahdiao_rules.ruleset import bundled_ids, colour_of, find_ruleset, load_ruleset, resolve_rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +63,7 @@ def test_rulesets_come_in_reading_order_whatever_the_order_given():
     ids = [rs.id for rs in resolve_rulesets([str(VARIANT), "app", "feng"])]
     assert ids == ["feng", "app", "feng_variant"]
     assert [rs.id for rs in resolve_rulesets(["all"])] == ["feng", "qing", "app"]
-    listing = invoke("rulesets").stdout.splitlines()
+    listing = [line for line in invoke("rulesets").stdout.splitlines() if not line.startswith("#")]
     assert [line.split()[0] for line in listing] == ["feng", "qing", "app"]
 
 
@@ -70,8 +72,9 @@ def test_each_ruleset_keeps_its_colour_in_every_chart():
     colours = {}
     for ids in (["feng", "app"], ["app", "qing", "feng"], ["qing", str(VARIANT)]):
         rulesets = resolve_rulesets(ids)
-        for chart in (net_chart([settle_deal(rs, deal) for rs in rulesets]),
-                      rules_diff(rulesets)["chart"]) if len(rulesets) > 1 else ():
+        results = [result_info(settle_deal(rs, deal)) for rs in rulesets]
+        for chart in (net_chart(results, rulesets),
+                      rules_diff_view(rulesets, stamp=stamp(""))["chart"]) if len(rulesets) > 1 else ():
             for series, colour in zip(chart["series"], chart["colours"], strict=True):
                 assert colours.setdefault(series, colour) == colour, series
     assert len(set(colours.values())) == len(colours) == 4
@@ -150,8 +153,8 @@ def test_dash_reads_standard_input_for_every_command_that_reads_a_file():
     assert json.loads(piped.stdout)["deals"] == json.loads(direct)["deals"]
     assert run_with_input(["explain", "-", "--deal", "cross-ruleset", "--seat", "east"], text).exit_code == 0
     codes = run_with_input(["code", "-"], text)
-    assert codes.exit_code == 0 and len(codes.stdout.splitlines()) == 7
-    assert run_with_input(["validate", "-"], text).stdout == "<stdin>: ok (7 deals)\n"
+    assert codes.exit_code == 0 and len(codes.stdout.splitlines()) == 7 + 1  # and the stamp line
+    assert run_with_input(["validate", "-"], text).stdout.startswith("<stdin>: ok (7 deals)\n")
     deals_json = invoke("deal", "-n", "2", "-f", "json").stdout
     assert "<stdin>: ok (2 deals)" in run_with_input(["validate", "-"], deals_json).stdout
     history = (ROOT / "examples" / "historical.yaml").read_text(encoding="utf-8")

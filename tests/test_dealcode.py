@@ -155,9 +155,9 @@ def test_decoded_deals_are_valid_deal_files():
 def test_code_command_prints_one_code_per_deal():
     result = runner().invoke(code_command, [str(EXAMPLES)])
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    *lines, stamp = result.output.splitlines()
     deals = load_deals(str(EXAMPLES))
-    assert len(lines) == len(deals)
+    assert len(lines) == len(deals) and stamp.startswith("# mahdiao-rules ")
     for line, deal in zip(lines, deals, strict=True):
         name, text = line.split()
         assert name == deal.id and text == encode(deal)

@@ -13,7 +13,8 @@ import subprocess
 import pytest
 
 from mahdiao_rules.report.render import RENDERERS
-from mahdiao_rules.report.ruletable import rules_diff, rules_table
+from mahdiao_rules.report.ruletable import rules_diff_view as rules_diff
+from mahdiao_rules.report.ruletable import rules_table_view as rules_table
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 
 TOOLS = ("xelatex", "biber", "latexmk")

@@ -25,21 +25,28 @@ from mahdiao_rules.cli import main
 from mahdiao_rules.deal import SEATS
 from mahdiao_rules.io.dealfile import load_deals
 from mahdiao_rules.io.resources import data_dir
+from mahdiao_rules.io.stamp import input_info
 from mahdiao_rules.pipeline import settle_deal
-from mahdiao_rules.report.explain import explain_report
+from mahdiao_rules.report.contract import stamp
+from mahdiao_rules.report.explain import explain_report, explain_view
 from mahdiao_rules.report.render import (
     LANGS,
-    RENDERERS,
-    csv_cell,
     display_width,
+    explain_doc,
+    formats_for,
     latex_escape,
     load_labels,
     md_escape,
+    render_text,
+    replay_report,
+    rules_diff_report,
+    rules_table_report,
     text_table,
 )
-from mahdiao_rules.report.replay import build_report
-from mahdiao_rules.report.ruletable import rules_diff, rules_table
+from mahdiao_rules.report.ruletable import rules_diff
 from mahdiao_rules.report.svg import bar_chart
+from mahdiao_rules.report.tables import csv_cell
+from mahdiao_rules.report.views import deal_views
 from mahdiao_rules.ruleset import bundled_ids, dsl, find_ruleset
 from mahdiao_rules.ruleset.describe import (
     CONDITION_TEXT,
@@ -56,7 +63,9 @@ GOLDEN = ROOT / "tests" / "golden"
 DEALS = "tests/data/report_deals.yaml"
 VARIANT = "tests/data/feng_variant.yaml"
 REPLAY_COMMAND = f"mahdiao replay {DEALS} -r feng -r {VARIANT}"
-EXT = {"text": "txt", "md": "md", "html": "html", "latex": "tex", "csv": "csv", "json": "json"}
+EXT = {"text": "txt", "md": "md", "html": "html", "latex": "tex", "csv": "csv", "json": "json",
+       "jsonl": "jsonl", "ledger": "ledger.csv"}
+FORMATS = formats_for("replay")
 SPECIALS = "& % $ # _ { } ~ ^ \\"
 
 
@@ -70,11 +79,49 @@ def rulesets():
     return [find_ruleset("feng"), find_ruleset(VARIANT)]
 
 
-def replay_model(deals=None, command=REPLAY_COMMAND):
+def run_stamp(command, chosen=None, inputs=True):
+    chosen = chosen if chosen is not None else rulesets()
+    return stamp(command, chosen, [input_info(DEALS, DEALS)] if inputs else [])
+
+
+def replay_doc(deals=None, command=REPLAY_COMMAND):
+    """A replay of the test deals under feng and its variant, ready to render."""
     deals = deals if deals is not None else load_deals(DEALS)
     chosen = rulesets()
-    rows = [[settle_deal(rs, d) for rs in chosen] for d in deals]
-    return build_report(deals, chosen, rows, command=command, input_name=DEALS)
+    return replay_report(deals, chosen, stamp=run_stamp(command, chosen),
+                         settle_row=lambda d: [settle_deal(rs, d) for rs in chosen], input_name=DEALS)
+
+
+def replay_text(fmt, deals=None):
+    return render_text(replay_doc(deals), fmt)
+
+
+def replay_model(deals=None, command=REPLAY_COMMAND):
+    """The replay as JSON data (the model)."""
+    return json.loads(render_text(replay_doc(deals, command), "json"))
+
+
+def replay_views(deals=None):
+    """Each deal as the templates see it (with its grid and differences)."""
+    model = replay_model(deals)
+    return list(deal_views(model["deals"], rulesets(), model))
+
+
+def explain_text(fmt, deal, s, seat, command=""):
+    return render_text(explain_doc(deal, s, seat, stamp=run_stamp(command, [s.ruleset])), fmt)
+
+
+def rules_table_text(fmt, command=""):
+    feng = find_ruleset("feng")
+    return render_text(rules_table_report(feng, stamp=run_stamp(command, [feng], inputs=False)), fmt)
+
+
+def rules_diff_model(command=""):
+    return rules_diff(rulesets(), stamp=run_stamp(command, inputs=False))
+
+
+def rules_diff_text(fmt, command=""):
+    return render_text(rules_diff_report(rulesets(), stamp=run_stamp(command, inputs=False)), fmt)
 
 
 def check_golden(name: str, text: str, update: bool) -> None:
@@ -95,51 +142,52 @@ def check_golden(name: str, text: str, update: bool) -> None:
 # ---------------------------------------------------------------------- golden files
 
 
-@pytest.mark.parametrize("fmt", sorted(RENDERERS))
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_replay_golden(fmt, update_golden):
-    text = RENDERERS[fmt](replay_model(), kind="replay")
+    text = replay_text(fmt)
     assert str(ROOT) not in text
     check_golden(f"replay.{EXT[fmt]}", text, update_golden)
 
 
 def test_explain_golden(update_golden):
     deal = load_deals(DEALS)[0]
-    model = explain_report(deal, settle_deal(find_ruleset("feng"), deal), deal.banker,
-                           command=f"mahdiao explain {DEALS} --deal {deal.id} --seat north")
-    check_golden("explain.txt", RENDERERS["text"](model, kind="explain"), update_golden)
+    text = explain_text("text", deal, settle_deal(find_ruleset("feng"), deal), deal.banker,
+                        command=f"mahdiao explain {DEALS} --deal {deal.id} --seat north")
+    check_golden("explain.txt", text, update_golden)
 
 
 @pytest.mark.parametrize("fmt", ["md", "latex", "csv"])
 def test_rules_table_golden(fmt, update_golden):
-    model = rules_table(find_ruleset("feng"), command=f"mahdiao rules table feng -f {fmt}")
-    check_golden(f"rules-table.{EXT[fmt]}", RENDERERS[fmt](model, kind="rules-table"), update_golden)
+    check_golden(f"rules-table.{EXT[fmt]}", rules_table_text(fmt, f"mahdiao rules table feng -f {fmt}"),
+                 update_golden)
 
 
 @pytest.mark.parametrize("fmt", ["text", "md", "latex"])
 def test_rules_diff_golden(fmt, update_golden):
-    model = rules_diff(rulesets(), command=f"mahdiao rules diff feng {VARIANT} -f {fmt}")
-    check_golden(f"rules-diff.{EXT[fmt]}", RENDERERS[fmt](model, kind="rules-diff"), update_golden)
+    text = rules_diff_text(fmt, f"mahdiao rules diff feng {VARIANT} -f {fmt}")
+    check_golden(f"rules-diff.{EXT[fmt]}", text, update_golden)
 
 
 # ---------------------------------------------------------------------- the model
 
 
 def test_json_keeps_the_stable_field_names():
-    report = json.loads(RENDERERS["json"](replay_model()))
+    report = replay_model()
     result = report["deals"][0]["results"][0]
     assert report["deals"][0]["id"] == "cross-ruleset"
     assert result["ruleset"] == "feng" and result["status"] == "played"
     assert {"tricks", "net"} <= result["seats"]["east"].keys()
     assert result["ledger"] and result["fired"]
     assert report["stamp"]["command"] == REPLAY_COMMAND
-    assert report["stamp"]["deals"] == ["cross-ruleset", "si-ji-mian-dou", "er-shi-won"]
-    assert set(report["stamp"]["rulesets"]) == {"feng", "feng_variant"}
+    assert [d["id"] for d in report["deals"]] == ["cross-ruleset", "si-ji-mian-dou", "er-shi-won"]
+    assert [r["id"] for r in report["stamp"]["rulesets"]] == ["feng", "feng_variant"]
+    assert report["stamp"]["inputs"][0]["path"] == DEALS and len(report["stamp"]["inputs"][0]["sha256"]) == 64
 
 
 def test_differences_explain_the_whole_gap_between_nets():
     """Concepts left out pay alike under every ruleset, so net minus the listed effects is the
     same for all rulesets: the differences section accounts for the whole gap."""
-    for deal in replay_model()["deals"]:
+    for deal in replay_views():
         concepts = deal["differences"]["concepts"]
         for seat in ("east", "south", "west", "north"):
             rest = set()
@@ -158,23 +206,23 @@ def zhu(value) -> float:
 
 
 def test_difference_names_an_item_one_ruleset_does_not_have():
-    deal = replay_model()["deals"][2]
+    deal = replay_views()[2]
     entry = next(e for e in deal["differences"]["concepts"] if e["concept"] == "mei_ren_qu")
     assert [r["state"] for r in entry["rows"]] == ["absent", "fired"]
-    text = RENDERERS["text"](replay_model(), kind="replay")
+    text = replay_text("text")
     assert "feng has no such item; feng_variant pays 美人趣 2 to 東 for 二十" in text
 
 
 def test_items_align_across_rulesets_by_concept():
     """feng's xiao_tu and the variant's xiao_tu_v (concept xiao_tu) share one row."""
-    model = rules_diff(rulesets())
+    model = rules_diff_model()
     row = next(r for r in model["rows"] if r["concept"] == "xiao_tu")
     assert [c["item"] for c in row["cells"]] == ["xiao_tu", "xiao_tu_v"]
     assert not any(r["concept"] == "xiao_tu_v" for r in model["rows"])
 
 
 def test_procedure_notes_when_a_ruleset_would_lead_otherwise():
-    deal = replay_model()["deals"][0]  # cross-ruleset: the record has east lead
+    deal = replay_views()[0]  # cross-ruleset: the record has east lead
     leaders = {p["ruleset"]: p["leader"] for p in deal["differences"]["procedure"]}
     assert leaders == {"feng": "south", "feng_variant": "north"}
 
@@ -212,11 +260,10 @@ def hostile_deals():
 def all_html():
     """Every HTML page the tool writes (replay, explain, rule table, rule diff)."""
     deal = hostile_deals()[0]
-    yield RENDERERS["html"](replay_model(hostile_deals()), kind="replay")
-    yield RENDERERS["html"](explain_report(deal, settle_deal(find_ruleset("feng"), deal), deal.banker),
-                            kind="explain")
-    yield RENDERERS["html"](rules_table(find_ruleset("feng")), kind="rules-table")
-    yield RENDERERS["html"](rules_diff(rulesets()), kind="rules-diff")
+    yield replay_text("html", hostile_deals())
+    yield explain_text("html", deal, settle_deal(find_ruleset("feng"), deal), deal.banker)
+    yield rules_table_text("html")
+    yield rules_diff_text("html")
 
 
 def test_html_parses_is_self_contained_and_escapes_user_text():
@@ -233,16 +280,16 @@ def test_html_parses_is_self_contained_and_escapes_user_text():
                 assert not value.startswith("//") and "://" not in value, (name, value)
         assert not {"script", "link", "img", "iframe", "object", "embed"} & set(page.tags)
         assert "url(" not in html and "@import" not in html
-    replay = RENDERERS["html"](replay_model(hostile_deals()), kind="replay")
+    replay = replay_text("html", hostile_deals())
     assert "<script>" not in replay
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; " in replay
 
 
 def test_html_has_the_seat_table_and_inline_svg_charts():
-    page = parse(RENDERERS["html"](replay_model(), kind="replay"))
+    page = parse(replay_text("html"))
     assert "seats" in page.table_classes
     assert page.tags.count("svg") == 3  # one chart per deal
-    assert "svg" in parse(RENDERERS["html"](rules_diff(rulesets()), kind="rules-diff")).tags
+    assert "svg" in parse(rules_diff_text("html")).tags
 
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
@@ -252,7 +299,7 @@ CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/ch
                     "(Debian: apt-get install chromium); the HTML is still parsed and checked above")
 def test_html_renders_in_headless_chromium(tmp_path):
     page = tmp_path / "report.html"
-    page.write_text(RENDERERS["html"](replay_model(hostile_deals()), kind="replay"), encoding="utf-8")
+    page.write_text(replay_text("html", hostile_deals()), encoding="utf-8")
     done = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -271,7 +318,7 @@ def test_html_renders_in_headless_chromium(tmp_path):
 def test_latex_escapes_the_ten_specials():
     assert latex_escape(SPECIALS) == (r"\& \% \$ \# \_\allowbreak{} \{ \} \textasciitilde{} "
                                       r"\textasciicircum{} \textbackslash{}")
-    tex = RENDERERS["latex"](replay_model(hostile_deals()), kind="replay")
+    tex = replay_text("latex", hostile_deals())
     title = latex_escape("<script>alert(1)</script> & " + SPECIALS)
     assert title in tex
     assert "\\section{cross-ruleset · " + title + "}" in tex
@@ -286,10 +333,10 @@ XELATEX = shutil.which("xelatex")
                     "texlive-lang-chinese); the LaTeX text is still checked above")
 @pytest.mark.parametrize("kind", ["rules-table", "rules-diff", "replay"])
 def test_latex_compiles_with_xelatex(kind, tmp_path):
-    model = {"rules-table": lambda: rules_table(find_ruleset("feng")),
-             "rules-diff": lambda: rules_diff(rulesets()),
-             "replay": lambda: replay_model(hostile_deals())}[kind]()
-    (tmp_path / "t.tex").write_text(RENDERERS["latex"](model, kind=kind), encoding="utf-8")
+    text = {"rules-table": lambda: rules_table_text("latex"),
+            "rules-diff": lambda: rules_diff_text("latex"),
+            "replay": lambda: replay_text("latex", hostile_deals())}[kind]()
+    (tmp_path / "t.tex").write_text(text, encoding="utf-8")
     done = subprocess.run([XELATEX, "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-3000:]
@@ -310,7 +357,7 @@ def test_text_table_aligns_by_display_width_not_len():
 
 
 def test_text_side_by_side_columns_stay_aligned():
-    text = RENDERERS["text"](replay_model(), kind="replay")
+    text = replay_text("text")
     block = text.split("── side by side ──")[1].split("── differences ──")[0]
     lines = [line for line in block.splitlines()[1:] if line.strip()]
     grid = [line for line in lines if not line.startswith("  東") and not line.startswith("  南")
@@ -321,18 +368,18 @@ def test_text_side_by_side_columns_stay_aligned():
 
 def test_markdown_cells_cannot_break_the_table_or_inject_html():
     assert md_escape("a|b<i>\nc") == "a\\|b&lt;i&gt; c"
-    md = RENDERERS["md"](replay_model(hostile_deals()), kind="replay")
+    md = replay_text("md", hostile_deals())
     assert "<script>" not in md and "&lt;script&gt;" in md
     assert "\\| pipe" in md
 
 
 def test_csv_has_bom_one_row_per_deal_ruleset_seat_and_no_formulas():
-    text = RENDERERS["csv"](replay_model(hostile_deals()), kind="replay")
-    assert text.startswith("\ufeffdeal,title,ruleset,")
+    text = replay_text("csv", hostile_deals())
+    assert text.startswith("\ufeffdeal,title,code,ruleset,")
     lines = text.lstrip("\ufeff").splitlines()
     assert len(lines) == 1 + 3 * 2 * 4
     assert csv_cell("=SUM(A1)") == "'=SUM(A1)" and csv_cell("@x") == "'@x"
-    assert csv_cell("+1") == "'+1" and csv_cell("-1") == "'-1" and csv_cell(-14) == -14
+    assert csv_cell("+1") == "'+1" and csv_cell("-1") == "'-1" and csv_cell(-14) == "-14"
     # A net is a number; a minus sign in front of a number is not neutralised.
     assert ",-14," in text
 
@@ -340,7 +387,7 @@ def test_csv_has_bom_one_row_per_deal_ruleset_seat_and_no_formulas():
 def test_csv_neutralises_a_formula_in_a_deal_title():
     deals = load_deals(DEALS)
     evil = [dataclasses.replace(deals[0], title='=HYPERLINK("http://x","click")')]
-    text = RENDERERS["csv"](replay_model(evil), kind="replay")
+    text = replay_text("csv", evil)
     assert "'=HYPERLINK(" in text and ',=HYPERLINK' not in text
 
 
@@ -428,11 +475,11 @@ def test_explain_lines_add_up_to_the_net_of_every_seat():
         for rs in rulesets():
             s = settle_deal(rs, deal)
             for seat in SEATS:
-                model = explain_report(deal, s, seat)
+                model = explain_report(deal, s, seat, stamp=run_stamp(""))
                 assert model["balanced"], (deal.id, rs.id, seat)
                 total = sum(zhu(g["subtotal"]) for g in model["groups"])
                 assert total == s.nets[seat] / TICKS_PER_ZHU
-                for g in model["groups"]:
+                for g in explain_view(model)["groups"]:
                     for line in g["lines"]:
                         assert {"holder", "item", "name", "source", "note"} <= line.keys()
                         assert line["source"]  # a citation: key, place, quote or paraphrase
@@ -446,7 +493,7 @@ def run(*args: str):
     return result
 
 
-@pytest.mark.parametrize("fmt", sorted(RENDERERS))
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_cli_replay_every_format(fmt, tmp_path):
     out = tmp_path / f"r.{EXT[fmt]}"
     result = run("replay", DEALS, "-r", "feng", "-r", VARIANT, "-f", fmt, "-o", str(out))
@@ -519,8 +566,8 @@ def test_cli_explain_refuses_an_unknown_seat_or_an_ambiguous_file():
 
 
 def test_cli_rules_is_a_group_and_rulesets_still_lists():
-    listing = run("rulesets").stdout
-    assert run("rules").stdout == listing
+    listing = run("rulesets").stdout.splitlines()
+    assert run("rules").stdout.splitlines()[:-1] == listing[:-1]  # all but the stamp (its command)
     table = run("rules", "table", "feng", "-f", "md")
     assert table.exit_code == 0 and "| **大活百突** *dà huó bǎi tū* " in table.stdout
     assert "[^1]: 馬吊腳例（明刊本）前七頁提要, n.d., 開注 (the summary's wording): " in table.stdout
@@ -530,9 +577,10 @@ def test_cli_rules_is_a_group_and_rulesets_still_lists():
     assert one.exit_code == 2 and "two rulesets or more" in one.stderr
 
 
-def test_bundled_templates_exist_for_every_format_of_every_report():
+def test_every_report_has_every_format_for_people_and_a_csv_table():
     names = {p.name for p in data_dir("templates").iterdir()}
     for kind in ("replay", "rules-table", "rules-diff"):
-        for fmt, ext in EXT.items():
-            if fmt != "json":
-                assert f"{kind}.{ext}.j2" in names, (kind, fmt)
+        for fmt in ("text", "md", "html", "latex"):
+            assert f"{kind}.{EXT[fmt]}.j2" in names, (kind, fmt)
+        assert {"csv", "json"} <= set(formats_for(kind)), kind
+    assert {"jsonl", "ledger"} <= set(formats_for("replay"))

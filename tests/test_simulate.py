@@ -141,7 +141,8 @@ def test_deals_out_round_trip_replays_to_the_same_nets(tmp_path):
                  "--deals-out", str(out))
     deals = load_deals(str(out))
     assert deals == random_deals("rt", 25)
-    assert out.read_text(encoding="utf-8") == dump_deals(deals, title="random deals, seed 'rt'")
+    assert out.read_text(encoding="utf-8") == dump_deals(deals, title="random deals, seed 'rt'",
+                                                         stamp=m["stamp"])
     for r in m["rulesets"]:
         rs = find_ruleset(r["id"])
         # `mahdiao replay` plays an unrecorded deal at random with the same seed

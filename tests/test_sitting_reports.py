@@ -217,7 +217,9 @@ def test_simulate_sittings_report_tenure_pool_and_players_with_intervals():
 
 
 def test_simulate_sittings_do_not_depend_on_jobs():
-    assert sim("-r", "feng", "-j", "2") == sim("-r", "feng", "-j", "1")
+    def unstamped(report: dict) -> dict:  # the stamp's command line names the -j
+        return {k: v for k, v in report.items() if k != "stamp"}
+    assert unstamped(sim("-r", "feng", "-j", "2")) == unstamped(sim("-r", "feng", "-j", "1"))
 
 
 @pytest.mark.parametrize("fmt", ["text", "md", "html", "latex", "csv"])

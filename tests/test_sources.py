@@ -11,8 +11,8 @@ import pytest
 
 from mahdiao_rules.io.yamlsafe import load_file
 from mahdiao_rules.report.cite import to_bibtex, to_csl_json, to_markdown, used_sources
-from mahdiao_rules.report.render import RENDERERS
-from mahdiao_rules.report.ruletable import rules_diff, rules_table
+from mahdiao_rules.report.contract import stamp
+from mahdiao_rules.report.render import render_text, rules_diff_report, rules_table_report
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 from mahdiao_rules.ruleset.bibliography import bundled_sources
 from mahdiao_rules.ruleset.model import Citation
@@ -99,7 +99,7 @@ def test_a_summary_is_cited_as_a_paraphrase_never_as_the_authors_words():
             paraphrased.add(part["paraphrase"])
     assert paraphrased
     for fmt in ("text", "md", "html", "latex"):
-        out = RENDERERS[fmt](rules_table(find_ruleset("feng")), kind="rules-table")
+        out = render_text(rules_table_report(find_ruleset("feng"), stamp=stamp("")), fmt)
         for text in paraphrased:
             assert f"「{text}」" not in out, (fmt, text)
 
@@ -137,8 +137,8 @@ def test_no_product_file_names_a_path_outside_the_repository():
 @pytest.mark.parametrize("fmt", ["text", "md", "html", "latex", "csv", "json"])
 def test_no_output_names_a_path_outside_the_repository(fmt):
     rulesets = [find_ruleset(i) for i in bundled_ids()]
-    outs = [RENDERERS[fmt](rules_table(rs), kind="rules-table") for rs in rulesets]
-    outs.append(RENDERERS[fmt](rules_diff(rulesets), kind="rules-diff"))
+    outs = [render_text(rules_table_report(rs, stamp=stamp("")), fmt) for rs in rulesets]
+    outs.append(render_text(rules_diff_report(rulesets, stamp=stamp("")), fmt))
     for out in outs:
         m = OUTSIDE.search(out)
         assert m is None, out[max(0, m.start() - 60):m.end() + 60]

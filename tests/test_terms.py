@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from mahdiao_rules.cards import CARD_HANZI
+from mahdiao_rules.report.contract import stamp
 from mahdiao_rules.report.hans import known_characters, to_hans
-from mahdiao_rules.report.render import RENDERERS
-from mahdiao_rules.report.ruletable import rules_diff, rules_table
+from mahdiao_rules.report.render import RENDERERS, render_text, rules_diff_report, rules_table_report
+from mahdiao_rules.report.ruletable import rules_diff_view as rules_diff
+from mahdiao_rules.report.ruletable import rules_table_view as rules_table
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 from mahdiao_rules.ruleset.bibliography import STATUSES
 from mahdiao_rules.ruleset.describe import PHRASES, Describer
@@ -173,9 +175,10 @@ TRADITIONAL_ONLY = ["馬", "弔", "賞", "極", "萬", "紅", "賀", "開", "門
 
 def test_zh_hans_output_has_no_traditional_only_characters():
     for fmt in ("text", "md", "html", "latex", "csv"):
-        out = RENDERERS[fmt](rules_table(find_ruleset("feng"), lang="zh-Hans"), kind="rules-table",
-                             lang="zh-Hans")
-        diff = RENDERERS[fmt](rules_diff(rulesets(), lang="zh-Hans"), kind="rules-diff", lang="zh-Hans")
+        out = render_text(rules_table_report(find_ruleset("feng"), stamp=stamp(""), lang="zh-Hans"),
+                          fmt, lang="zh-Hans")
+        diff = render_text(rules_diff_report(rulesets(), stamp=stamp(""), lang="zh-Hans"), fmt,
+                           lang="zh-Hans")
         for ch in TRADITIONAL_ONLY:
             assert ch not in out and ch not in diff, (fmt, ch)
         assert "四尊四极" in out and "百老" in out and (fmt == "csv" or "马吊" in out)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .common import Main
 from .files import deal, validate
 from .history import code, reconstruct
 from .replay import explain, replay
@@ -26,7 +27,7 @@ from .sim import ablate, bench, simulate
 from .sitting import sitting
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mahdiao")
 def main() -> None:
     """Replay 馬吊 (Madiao) deals under historical rulesets and explain every payment.

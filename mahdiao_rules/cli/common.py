@@ -9,6 +9,7 @@ file + rename, see :mod:`mahdiao_rules.io.output`).
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 import signal
@@ -23,7 +24,7 @@ import click
 
 from ..deal import Deal
 from ..errors import InputError, MahdiaoError
-from ..io.dealfile import load_deals, parse_deals
+from ..io.dealfile import iter_deal_stream, iter_deals, load_deals, parse_deals
 from ..io.output import (
     Destination,
     OutputClosed,
@@ -180,10 +181,28 @@ def pick_by_id(entries: Sequence[Any], ids: Sequence[str], what: str, shown: str
     return [e for e in entries if e.id in wanted]
 
 
+_ARGS: list[str] | None = None
+"""The arguments ``mahdiao`` was called with (also when called in-process, as tests and
+notebooks do, where ``sys.argv`` is someone else's)."""
+
+
+class Main(click.Group):
+    """The ``mahdiao`` group: remembers its arguments for the stamp."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        global _ARGS
+        _ARGS = list(sys.argv[1:] if args is None else args)
+        try:
+            return super().main(args, *rest, **kwargs)
+        finally:
+            _ARGS = None
+
+
 def command_line() -> str:
-    """The command as typed, for the stamp at the end of a report (control characters
-    written as escapes)."""
-    return printable(" ".join(shlex.quote(a) for a in ["mahdiao", *sys.argv[1:]]))
+    """The command as typed, for the stamp every output carries (control characters written
+    as escapes)."""
+    args = _ARGS if _ARGS is not None else sys.argv[1:]
+    return printable(" ".join(shlex.quote(a) for a in ["mahdiao", *args]))
 
 
 def check_seed(seed: str) -> str:
@@ -195,6 +214,32 @@ def check_seed(seed: str) -> str:
     return seed
 
 
+def stamp_line(stamp: dict[str, Any]) -> str:
+    """The stamp as one comment line, for the plain listings (rulesets, validate, code)."""
+    parts = [f"{stamp['tool']['name']} {stamp['tool']['version']}"]
+    parts += [f"{r['id']}@{r['hash']}" for r in stamp.get("rulesets", [])]
+    parts += [f"{i['path']} sha256:{i['sha256']}" if i.get("sha256") else i["path"]
+              for i in stamp.get("inputs", [])]
+    if stamp.get("seed") is not None:
+        parts.append(f"seed {stamp['seed']}")
+    parts.append(stamp["command"])
+    return "# " + " · ".join(parts)
+
+
+def stamp_block(stamp: dict[str, Any]) -> str:
+    """The stamp as the closing lines of a plain-text report."""
+    lines = [f"reproduce: {stamp['tool']['name']} {stamp['tool']['version']}"]
+    for r in stamp.get("rulesets", []):
+        options = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+        lines.append(f"  ruleset {r['id']} @ {r['hash']}" + (f" [{options}]" if options else ""))
+    lines += [f"  input: {i['path']}" + (f" sha256:{i['sha256']}" if i.get("sha256") else "")
+              for i in stamp.get("inputs", [])]
+    if stamp.get("seed") is not None:
+        lines.append(f"  seed: {stamp['seed']}")
+    lines.append(f"  command: {stamp['command']}")
+    return "\n".join(lines) + "\n"
+
+
 def report_options(fn: F) -> F:
     """``--lang`` and ``--template-dir``, shared by every command that renders a report."""
     fn = click.option("--template-dir", type=click.Path(exists=True, file_okay=False),
@@ -203,15 +248,19 @@ def report_options(fn: F) -> F:
                         help="Labels: hanzi terms with English (en), or all Chinese.")(fn)
 
 
+def deal_file(file: str | None) -> tuple[Path, str]:
+    """The path of FILE (the bundled examples without one) and the name messages show."""
+    if file is None:
+        return data_dir("examples") / "examples.yaml", "examples/examples.yaml"
+    return Path(file), printable(file)
+
+
 def load_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal], str]:
     """The deals of FILE (the bundled examples without one; ``-``: standard input), only
     *deal_ids* if given."""
-    if file is None:
-        path, shown = data_dir("examples") / "examples.yaml", "examples/examples.yaml"
-    elif file == STDIN:
+    if file == STDIN:
         return pick_by_id(parse_deals(read_document(file)), deal_ids, "deal", STDIN_NAME), STDIN_NAME
-    else:
-        path, shown = Path(file), printable(file)
+    path, shown = deal_file(file)
     return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
 
 
@@ -225,19 +274,38 @@ def stderr_is_terminal() -> bool:
 
 
 @contextmanager
-def progress(length: int, label: str, *, show: bool | None = None) -> Iterator[Callable[[int], None]]:
+def progress(length: int, label: str, *, show: bool | None = None,
+             unknown: bool = False) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr while a long command works; yields ``update(n)``.
 
     Shown only when stderr is a terminal — never in a pipe, a file or a log — and, unless
     *show* says otherwise, whatever the size (callers pass ``show=False`` for work that ends
-    in well under two seconds).  stdout carries only the report either way.
+    in well under two seconds).  stdout carries only the report either way.  With
+    *unknown*, the total is not known ahead (a bulk file read as it goes): a running count.
     """
+    if unknown and stderr_is_terminal() and show is not False:
+        yield from _counter(label)
+        return
     if not stderr_is_terminal() or show is False or length <= 0:
         yield lambda _n=1: None
         return
     with click.progressbar(length=length, label=label, file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         yield bar.update
+
+
+def _counter(label: str) -> Iterator[Callable[[int], None]]:
+    done = [0]
+
+    def update(n: int = 1) -> None:
+        done[0] += n
+        if done[0] % 500 == 0:
+            click.echo(f"\r{label}: {done[0]:,}", nl=False, err=True)
+    try:
+        yield update
+    finally:
+        if done[0] >= 500:
+            click.echo(f"\r{label}: {done[0]:,}", err=True)
 
 
 # ---------------------------------------------------------------------- conventions: -, -o, -f
@@ -262,6 +330,9 @@ EXTENSIONS = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", "
               ".yaml": "yaml", ".yml": "yaml"}
 """Output file extension → the format it names (``-o report.html`` means ``-f html``)."""
 
+SAME_FILE_KIND = {"ledger": "csv"}
+"""Formats that another format's extension fits (``-f ledger -o payments.csv``)."""
+
 
 def output_format(fmt: str | None, output: str | None, choices: Sequence[str], default: str) -> str:
     """The format of a command's output: ``-f`` if given, else the one ``-o``'s extension
@@ -272,7 +343,7 @@ def output_format(fmt: str | None, output: str | None, choices: Sequence[str], d
         inferred = EXTENSIONS.get(Path(str(output)).suffix.lower())
         if inferred not in choices:
             inferred = None
-    if fmt is not None and inferred is not None and fmt != inferred:
+    if fmt is not None and inferred is not None and fmt != inferred and SAME_FILE_KIND.get(fmt) != inferred:
         raise InputError(f"-f {fmt} contradicts -o {output} (a {Path(str(output)).suffix} file is "
                          f"{inferred}): give one of them, or a file name that matches")
     return fmt or inferred or default
@@ -298,6 +369,43 @@ def write_svgs(folder: Destination, charts: Sequence[tuple[str, dict[str, Any]]]
     names = chart_file_names([name for name, _ in charts])
     write_files(folder, [(f"{stem}.svg", draw(spec, title=title, standalone=True))
                          for stem, (_, spec) in zip(names, charts, strict=True)])
+
+
+def stream_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[Iterator[Deal], Path | None, str]:
+    """:func:`load_deal_file` one deal at a time: the deals are read as they are used (``-``:
+    standard input, JSON Lines read line by line, anything else whole within the limits)."""
+    if file == STDIN:
+        path, shown = None, STDIN_NAME
+        deals = iter_deal_stream(getattr(sys.stdin, "buffer", sys.stdin), shown)
+    else:
+        path, shown = deal_file(file)
+        deals = iter_deals(str(path), display_name=shown)
+    deals = _only(deals, deal_ids, shown) if deal_ids else deals
+    # Read the first deal now: a bad file is reported before anything else is looked at.
+    first = next(deals, None)
+    return (itertools.chain([first], deals) if first is not None else iter(())), path, shown
+
+
+_IDS_SHOWN = 1000
+"""How many ids of a file an unknown ``--deal`` message can list."""
+
+
+def _only(deals: Iterator[Deal], ids: Sequence[str], shown: str) -> Iterator[Deal]:
+    wanted, seen, listed = set(ids), set(), []
+    more = 0
+    for deal in deals:
+        if len(listed) < _IDS_SHOWN:
+            listed.append(deal.id)
+        else:
+            more += 1
+        if deal.id in wanted:
+            seen.add(deal.id)
+            yield deal
+    missing = [i for i in ids if i not in seen]
+    if missing:
+        tail = f", … and {more} more" if more else ""
+        raise InputError(f"no deal with id {', '.join(map(repr, missing))} "
+                         f"(ids: {', '.join(sorted(listed))}{tail})", file=shown)
 
 
 def check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:

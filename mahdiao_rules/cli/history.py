@@ -19,12 +19,13 @@ from ..history.partial import parse_partials
 from ..history.reconstruct import METHODS, Reconstruction, RulesetSummary, percent
 from ..history.reconstruct import reconstruct as run_reconstruct
 from ..io.dealcode import decode, encode
-from ..io.dealfile import dump_deals, parse_deals
+from ..io.dealfile import DealWriter, deals_format, dump_deals
+from ..io.output import open_stream, open_text
 from ..io.resources import data_dir
 from ..io.textcheck import printable
 from ..io.yamlsafe import load_file
+from ..report.contract import envelope, input_info, stamp
 from ..report.render import RENDERERS, formats_for
-from ..report.replay import stamp_info
 from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
@@ -43,6 +44,9 @@ from .common import (
     progress,
     read_document,
     ruleset_files,
+    stamp_block,
+    stamp_line,
+    stream_deal_file,
     write_output,
 )
 
@@ -128,20 +132,23 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
                                            banker=seat, method=method,
                                            keep_deals=completions_file is not None, progress=step))
             update(max(0, 2 * samples - done[0]))  # a small space lists fewer completions
+    run = stamp(command_line(), chosen, [input_info(None if file == STDIN else path, shown)], seed=seed)
     if fmt == "json":
-        text = json.dumps({"input": shown, "rulesets": [rs.id for rs in chosen],
-                           "partial_deals": [to_data(r) for r in results]},
+        text = json.dumps(envelope("reconstruct", run, input=shown, rulesets=[rs.id for rs in chosen],
+                                   partial_deals=[to_data(r) for r in results]),
                           ensure_ascii=False, indent=2) + "\n"
     elif fmt == "text":
-        text = "\n\n".join(render_text(r) for r in results)
+        text = "\n\n".join(render_text(r) for r in results) + "\n" + stamp_block(run)
     else:  # md, html, latex, csv: templates/reconstruct.<ext>.j2
-        model = {"input": shown, "rulesets": [rs.id for rs in chosen],
-                 "partial_deals": [to_data(r) for r in results],
-                 "stamp": stamp_info(chosen, [p.id for p in partials], command_line())}
+        model = envelope("reconstruct", run, input=shown, rulesets=[rs.id for rs in chosen],
+                         partial_deals=[to_data(r) for r in results])
         text = RENDERERS[fmt](model, kind="reconstruct")
     if completions_dest is not None:
-        deals = [d for r in results for d in r.completions]
-        write_output(dump_deals(deals, title=f"completions of {shown} (seed {seed!r})"), completions_dest)
+        with open_text(completions_dest) as fh:
+            writer = DealWriter(fh, deals_format(completions_dest.name),
+                                title=f"completions of {shown} (seed {seed!r})", stamp=run)
+            writer.write(d for r in results for d in r.completions)
+            writer.close()
     write_output(text, dest)
 
 
@@ -150,10 +157,10 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID", help="Only these deal ids. Repeatable.")
 @click.option("--decode", "codes", multiple=True, metavar="CODE",
               help="Print the deal of a code (in the deal-file format) instead. Repeatable.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
-              help="Format of decoded deals.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "yaml", "jsonl"]), default=None,
+              help="Codes: text (default) or json; decoded deals: yaml (default), json or jsonl.")
 @friendly_errors
-def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fmt: str) -> None:
+def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fmt: str | None) -> None:
     """Print the canonical code of each deal of FILE, or decode codes given with --decode.
 
     A deal code (20 characters: the version 2, the banker's letter, 17 base64url
@@ -164,14 +171,29 @@ def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fm
     if codes:
         if file is not None:
             raise InputError("give either FILE (to print codes) or --decode CODE, not both")
-        click.echo(dump_deals([decode(c) for c in codes], fmt=fmt), nl=False)
+        if fmt == "text":
+            raise InputError("--format text is for listing codes; decoded deals are yaml, json or jsonl")
+        decoded = [decode(c) for c in codes]
+        write_output(dump_deals(decoded, fmt=fmt or "yaml", stamp=stamp(command_line())), None)
         return
     if file is None:
         raise InputError("give a deal file (to print its codes) or --decode CODE")
-    deals = pick_by_id(parse_deals(read_document(file)), deal_ids, "deal", file)
-    width = max(len(d.id) for d in deals)
-    for d in deals:
-        click.echo(f"{d.id.ljust(width)}  {encode(d)}")
+    if fmt in ("yaml", "jsonl"):
+        raise InputError(f"--format {fmt} is for --decode; codes are listed as text or json")
+    deals, path, shown = stream_deal_file(file, deal_ids)
+    run = stamp(command_line(), inputs=[input_info(path, shown)])
+    with open_stream(output_place(None)) as out:
+        if fmt == "json":
+            head = json.dumps(envelope("codes", run, input=shown), ensure_ascii=False, indent=2)
+            out.write(head[:-2] + ',\n  "codes": [')
+            for i, d in enumerate(deals):
+                out.write(("\n    " if i == 0 else ",\n    ")
+                          + json.dumps({"id": d.id, "code": encode(d)}, ensure_ascii=False))
+            out.write("\n  ]\n}\n")
+            return
+        for d in deals:
+            out.write(f"{d.id}  {encode(d)}\n")
+        out.write(stamp_line(run) + "\n")
 
 
 # --------------------------------------------------------------------------- reports
@@ -196,7 +218,7 @@ def to_data(r: Reconstruction) -> dict[str, Any]:
         "banker_choices": dict(p.banker_choices),
         "readings": ({str(k): v for k, v in r.reading_counts.items()} if r.readings != [None] else {}),
         "completions": {
-            "count": r.count, "count_text": None if r.count is None else str(r.count),
+            "count": r.count,
             "exact": r.count is not None,
             "estimate": r.estimate, "interval_95": list(r.interval) if r.interval else None,
             "counting": r.counting,

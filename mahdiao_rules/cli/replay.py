@@ -7,22 +7,35 @@ ruleset's own first leader (random, or ``replay --policy``).
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
 import click
 
-from ..deal import SEAT_ALIASES
+from ..deal import SEAT_ALIASES, Deal
 from ..errors import InputError
 from ..io import dealcode
+from ..io.output import open_stream
 from ..pipeline import settle_deal
 from ..play.policies import make_policy
-from ..report.explain import explain_report
-from ..report.render import RENDERERS, formats_for, load_labels
-from ..report.replay import build_report
+from ..report.contract import input_info, stamp
+from ..report.render import (
+    STREAMED,
+    explain_doc,
+    formats_for,
+    load_labels,
+    render_report,
+    replay_report,
+)
+from ..report.views import net_chart
 from ..ruleset import resolve_rulesets
 from . import common, complete
 from .common import (
     STDIN,
     check_settings_targets,
     command_line,
+    deal_file,
     format_option,
     friendly_errors,
     load_deal_file,
@@ -32,13 +45,16 @@ from .common import (
     progress,
     report_options,
     ruleset_files,
+    stream_deal_file,
     svg_place,
-    write_output,
     write_svgs,
 )
 
-REPLAY_FORMATS = sorted(RENDERERS)
+REPLAY_FORMATS = formats_for("replay")
 EXPLAIN_FORMATS = formats_for("explain")
+REPORT_DEALS = 10_000
+"""Most deals a text, md, html or latex replay holds: a document for reading (each deal is
+settled when the template reaches it, but the deals themselves are kept, to be counted)."""
 
 
 @click.command()
@@ -62,12 +78,15 @@ EXPLAIN_FORMATS = formats_for("explain")
                    "of a file. Repeatable.")
 @click.option("--svg-dir", metavar="DIR",
               help="Also write each deal's chart (net per seat per ruleset) as DIR/<deal>.svg.")
+@click.option("--full-sources", is_flag=True,
+              help="JSON: give every fired item and ledger line its quoted source phrase, not only "
+                   "the key of the document's sources table.")
 @report_options
 @friendly_errors
-def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str,
+def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str | None,
            output: str | None, deal_ids: tuple[str, ...], policy: str, codes: tuple[str, ...],
-           svg_dir: str | None, lang: str, template_dir: str | None) -> None:
-    """Settle each deal of FILE (YAML or JSON; - reads standard input) under each ruleset.
+           svg_dir: str | None, full_sources: bool, lang: str, template_dir: str | None) -> None:
+    """Settle each deal of FILE (YAML, JSON or JSON Lines; - reads standard input) under each ruleset.
 
     Without FILE the bundled worked examples are replayed.  A deal's recorded
     tricks are authoritative; a deal without them is played at random from
@@ -81,26 +100,51 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
     dest = output_place(output, inputs=[file] if file != STDIN else [])
     svg = svg_place(svg_dir, others=[dest])
     if codes:
-        deals, shown = [dealcode.decode(c) for c in codes], "--code"
+        deals: Iterable[Deal] = [dealcode.decode(c) for c in codes]
+        shown, inputs = "--code", []
     else:
-        deals, shown = load_deal_file(file, deal_ids)
+        deals, path, shown = stream_deal_file(file, deal_ids)
+        inputs = [input_info(path, shown)]
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     check_settings_targets(settings, chosen)
     dest = output_place(output, inputs=[*([file] if file != STDIN else []), *ruleset_files(chosen)])
-    rows = []
-    # About 1,500 hands a second under app: a bar for runs of a few seconds, on a terminal only.
-    with progress(len(deals), "replaying", show=len(deals) * len(chosen) >= 3000) as update:
-        for deal in deals:
-            rows.append([settle_deal(rs, deal, policy=make_policy(policy, rs)) for rs in chosen])
+    policies = [make_policy(policy, rs) for rs in chosen]
+    if fmt not in STREAMED:
+        deals = list(itertools.islice(deals, REPORT_DEALS + 1))
+        if len(deals) > REPORT_DEALS:
+            raise InputError(f"a {fmt} report holds at most {REPORT_DEALS} deals; write bulk results "
+                             "with --format json, jsonl, csv or ledger (they are written deal by deal)",
+                             file=shown)
+    count = len(deals) if isinstance(deals, list) else None
+    # About 1,500 hands a second under app: a bar for runs of a few seconds, on a terminal only
+    # (a count of deals where their number is not known ahead: a bulk file read as it goes).
+    with progress(count or 0, "replaying", show=(count or 10**9) * len(chosen) >= 3000,
+                  unknown=count is None) as update:
+
+        def settle_row(deal: Deal) -> list[Any]:
             update(1)
-    report = build_report(deals, chosen, rows, command=command_line(), input_name=shown, lang=lang)
-    text = RENDERERS[fmt](report, kind="replay", lang=lang, template_dir=template_dir)
-    if svg is not None:
-        title = load_labels(template_dir, lang).chart_net
-        write_svgs(svg, [(d["id"], d["chart"]) for d in report["deals"]], title)
-    write_output(text, dest)
+            return [settle_deal(rs, deal, policy=p) for rs, p in zip(chosen, policies, strict=True)]
+
+        report = replay_report(deals, chosen, stamp=stamp(command_line(), chosen, inputs),
+                               settle_row=settle_row, input_name=shown, full_sources=full_sources)
+        charts: list[tuple[str, dict[str, Any]]] = []
+        if svg is not None:
+            report.items = _keep_charts(report.items or (), charts, chosen)
+        with open_stream(dest) as out:
+            render_report(report, fmt, out, lang=lang, template_dir=template_dir)
+            if svg is not None:  # before the report is in place: charts and report, all or nothing
+                write_svgs(svg, charts, load_labels(template_dir, lang).chart_net)
     if file is None and not codes and common.stderr_is_terminal():
         click.echo(FIRST_RUN_HINT, err=True)
+
+
+def _keep_charts(items: Iterable[dict[str, Any]], charts: list[Any], rulesets: Sequence[Any]
+                 ) -> Iterator[dict[str, Any]]:
+    """Pass the deals through, keeping each one's chart (a few numbers) for ``--svg-dir``, which
+    writes them all or none at the end."""
+    for item in items:
+        charts.append((item["id"], net_chart(item["results"], rulesets)))
+        yield item
 
 
 FIRST_RUN_HINT = """
@@ -130,7 +174,7 @@ These are the bundled worked examples (examples/examples.yaml). To see more:
 @report_options
 @friendly_errors
 def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
-            settings: tuple[str, ...], fmt: str, output: str | None, lang: str,
+            settings: tuple[str, ...], fmt: str | None, output: str | None, lang: str,
             template_dir: str | None) -> None:
     """Every ledger line behind one seat's net, grouped by rule item, with its source.
 
@@ -150,5 +194,7 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
     dest = output_place(output, inputs=[*([file] if file != STDIN else []), *ruleset_files(chosen)])
-    model = explain_report(deals[0], settle_deal(chosen[0], deals[0]), who, command=command_line())
-    write_output(RENDERERS[fmt](model, kind="explain", lang=lang, template_dir=template_dir), dest)
+    run = stamp(command_line(), chosen, [input_info(None if file == STDIN else deal_file(file)[0], shown)])
+    report = explain_doc(deals[0], settle_deal(chosen[0], deals[0]), who, stamp=run)
+    with open_stream(dest) as out:
+        render_report(report, fmt, out, lang=lang, template_dir=template_dir)

@@ -12,11 +12,12 @@ import click
 
 from .. import __version__
 from ..errors import InputError
+from ..io.output import open_stream
 from ..io.resources import data_dir
 from ..io.yamlsafe import load_file
 from ..report.cite import to_bibtex, to_csl_json, to_markdown, used_sources
-from ..report.render import RENDERERS, formats_for, load_labels
-from ..report.ruletable import rules_diff, rules_table
+from ..report.contract import envelope, stamp
+from ..report.render import formats_for, load_labels, render_report, rules_diff_report, rules_table_report
 from ..ruleset import bundled_ids, colour_of, find_ruleset, resolve_rulesets
 from ..ruleset.bibliography import bundled_sources
 from ..ruleset.codegen import engine_source
@@ -32,6 +33,7 @@ from .common import (
     parse_settings,
     report_options,
     ruleset_files,
+    stamp_line,
     svg_place,
     write_output,
     write_svgs,
@@ -48,20 +50,21 @@ def list_rulesets(fmt: str | None) -> None:
 
 def rulesets_data(rows: list[Any]) -> dict[str, Any]:
     """The bundled rulesets as data (``rulesets --format json``)."""
-    return {"kind": "rulesets", "version": __version__, "rulesets": [{
+    return envelope("rulesets", stamp(command_line(), rows), rulesets=[{
         "id": r.id, "name": r.name, "name_en": r.name_en, "description": r.description,
         "order": r.order, "colour": colour_of(r), "extends": list(r.extends), "hash": r.content_hash,
         "zhu_per_diao": r.zhu_per_diao, "items": r.item_count,
         "gong_he_items": sum(1 for i in r.items.values() if i.channel == "gong_he"),
         "options": {name: {"default": o.default, "choices": list(o.choices)}
                     for name, o in r.options.items()},
-    } for r in rows]}
+    } for r in rows])
 
 
 def _echo_rulesets(fmt: str = "text") -> None:
     rows = [find_ruleset(i) for i in bundled_ids()]
+    model = rulesets_data(rows)
     if fmt == "json":
-        click.echo(json.dumps(rulesets_data(rows), ensure_ascii=False, indent=2))
+        click.echo(json.dumps(model, ensure_ascii=False, indent=2))
         return
     width = max(len(r.id) for r in rows)
     for r in rows:
@@ -70,6 +73,7 @@ def _echo_rulesets(fmt: str = "text") -> None:
         concepts = len({i.concept for i in he})
         click.echo(f"{r.id.ljust(width)}  {r.item_count:3d} items ({len(he):3d} 公賀 in {concepts:3d} "
                    f"concepts)  {len(r.options):2d} options  {r.name}{extra}")
+    click.echo(stamp_line(model["stamp"]))
 
 
 @click.group(invoke_without_command=True)
@@ -103,7 +107,7 @@ def _rules_options(kind: str) -> Callable[[F], F]:
 @click.argument("ruleset", metavar="RULESET", shell_complete=complete.one_ruleset)
 @_rules_options("rules-table")
 @friendly_errors
-def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: str | None,
+def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str | None, output: str | None,
                     lang: str, template_dir: str | None) -> None:
     """Every item of RULESET: name, pinyin id, gloss, condition (generated from the YAML),
     注, channel and a footnoted source."""
@@ -111,9 +115,10 @@ def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: s
     chosen = resolve_rulesets([ruleset], parse_settings(settings))
     check_settings_targets(settings, chosen)
     dest = output_place(output, inputs=ruleset_files(chosen))
-    model = rules_table(chosen[0], command=command_line(), lang=lang)
-    write_output(RENDERERS[fmt](model, kind="rules-table", lang=lang, template_dir=template_dir),
-                 dest)
+    report = rules_table_report(chosen[0], stamp=stamp(command_line(), chosen), lang=lang)
+    with open_stream(dest) as out:
+        render_report(report, fmt, out, lang=lang,
+                      template_dir=template_dir)
 
 
 @rules.command("diff")
@@ -122,7 +127,7 @@ def rules_table_cmd(ruleset: str, settings: tuple[str, ...], fmt: str, output: s
 @_rules_options("rules-diff")
 @friendly_errors
 def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tuple[str, ...],
-                   fmt: str, output: str | None, lang: str, template_dir: str | None) -> None:
+                   fmt: str | None, output: str | None, lang: str, template_dir: str | None) -> None:
     """One row per concept, one column per ruleset (value, or — where absent), with the
     options and their values in use."""
     fmt = output_format(fmt, output, formats_for("rules-diff"), "md")
@@ -132,11 +137,13 @@ def rules_diff_cmd(rulesets: tuple[str, ...], svg_dir: str | None, settings: tup
         raise InputError("rules diff compares two rulesets or more")
     dest = output_place(output, inputs=ruleset_files(chosen))
     svg = svg_place(svg_dir, others=[dest])
-    model = rules_diff(chosen, command=command_line(), lang=lang)
-    text = RENDERERS[fmt](model, kind="rules-diff", lang=lang, template_dir=template_dir)
-    if svg is not None:
-        write_svgs(svg, [("rules-diff", model["chart"])], load_labels(template_dir, lang).chart_diff)
-    write_output(text, dest)
+    report = rules_diff_report(chosen, stamp=stamp(command_line(), chosen), lang=lang)
+    with open_stream(dest) as out:
+        render_report(report, fmt, out, lang=lang,
+                      template_dir=template_dir)
+        if svg is not None:
+            write_svgs(svg, [("rules-diff", report.view(report.model)["chart"])],  # type: ignore[misc]
+                       load_labels(template_dir, lang).chart_diff)
 
 
 SOURCE_FORMATS = {"bibtex": to_bibtex, "csl-json": to_csl_json, "md": to_markdown}

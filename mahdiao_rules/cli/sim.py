@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from ..errors import InputError
 from ..play.policies import POLICIES
+from ..report.contract import envelope, stamp
 from ..report.render import environment, mark_chinese
 from ..ruleset import PALETTE, bundled_ids, find_ruleset, resolve_rulesets, spec_of
 from ..simulate import (
@@ -37,6 +38,7 @@ from .common import (
     Destination,
     check_seed,
     check_settings_targets,
+    command_line,
     format_option,
     friendly_errors,
     output_format,
@@ -164,11 +166,21 @@ def _jobs(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
-def _run(plan: Plan, jobs: int, deals_out: Destination | None, show: bool | None) -> Any:
+def _stamp(plan: Plan) -> dict[str, Any]:
+    return stamp(command_line(), [slot.ruleset() for slot in plan.slots], seed=plan.seed)
+
+
+def envelope_of(kind: str, model: dict[str, Any], run_stamp: dict[str, Any]) -> dict[str, Any]:
+    """The simulation or ablation model in the envelope every JSON output has."""
+    return envelope(kind, run_stamp, **{k: v for k, v in model.items() if k != "kind"})
+
+
+def _run(plan: Plan, jobs: int, deals_out: Destination | None, show: bool | None,
+         run_stamp: dict[str, Any] | None = None) -> Any:
     # About 1,500 hands a second per ruleset: a bar from about two seconds of work, on a terminal only.
     wanted = show if show is not None else plan.deals * len(plan.slots) >= PROGRESS_MIN
     with progress(plan.n, "simulating", show=wanted) as update:
-        return run(plan, jobs=jobs, deals_out=deals_out, progress=update)
+        return run(plan, jobs=jobs, deals_out=deals_out, progress=update, stamp=run_stamp)
 
 
 def _outputs(output: str | None, deals_out: str | None, rulesets: Sequence[Any]
@@ -193,7 +205,8 @@ def _common(fn: Any) -> Any:
         format_option(FORMATS, "text"),
         click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout."),
         click.option("--deals-out", metavar="FILE",
-                     help="Also write the exact deals used (deal-file format; .json for JSON)."),
+                     help="Also write the exact deals used, as they are made (deal-file format: "
+                          ".jsonl for JSON Lines, the format for many deals; .json for JSON; else YAML)."),
         click.option("--progress/--no-progress", "show_progress", default=None,
                      help=f"Progress bar on stderr when it is a terminal (default: from {PROGRESS_MIN} "
                           "deals × rulesets; never in a pipe or file)."),
@@ -260,9 +273,11 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
     fmt = output_format(fmt, output, FORMATS, "text")
     dest, deals_dest = _outputs(output, deals_out, [s.ruleset() for s in slots])
     plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy, same_play=sp, sitting=sitting)
-    stats = _run(plan, _jobs(jobs), deals_dest, show_progress)
+    run_stamp = _stamp(plan)
+    stats = _run(plan, _jobs(jobs), deals_dest, show_progress, run_stamp)
     build = build_sitting_model if sitting else build_model
-    write_output(render(build(plan, stats, deals_out=deals_out), fmt), dest)
+    model = build(plan, stats, deals_out=deals_out)
+    write_output(render(envelope_of(model["kind"], model, run_stamp), fmt), dest)
 
 
 @click.command()
@@ -294,9 +309,10 @@ def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int,
     fmt = output_format(fmt, output, FORMATS, "text")
     dest, deals_dest = _outputs(output, deals_out, [base])
     plan = Plan(n=n, seed=seed, slots=tuple(slots), policy=policy)
-    stats = _run(plan, _jobs(jobs), deals_dest, show_progress)
+    run_stamp = _stamp(plan)
+    stats = _run(plan, _jobs(jobs), deals_dest, show_progress, run_stamp)
     model = ablation_model(plan, stats, build_model(plan, stats, deals_out=deals_out))
-    write_output(render(model, fmt), dest)
+    write_output(render(envelope_of("ablate", model, run_stamp), fmt), dest)
 
 
 def checkout_module(relative: str, name: str) -> Any:

@@ -14,11 +14,12 @@ True
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NoReturn
 
 import yaml
@@ -26,13 +27,31 @@ import yaml
 from ..cards import CARDS, Card, beats, card_name, parse_card
 from ..deal import NO_CAPTURE_EVENTS, SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat, barred_seats
 from ..errors import InputError
+from .fastcheck import deal_ok
+from .jsonstream import JsonItem, collection_items, flat_document, jsonl_items, parse_item, precise_document
 from .schemacheck import check
 from .textcheck import control_problem
-from .yamlsafe import Document, format_path, load_file
+from .yamlsafe import (
+    Document,
+    Limits,
+    NotAMapping,
+    _Lines,
+    format_path,
+    load_file,
+    load_text,
+    resolve_limits,
+    stream_mapping,
+)
 
 __all__ = [
+    "DealWriter",
+    "body_text",
     "deal_to_data",
+    "deals_format",
     "dump_deals",
+    "iter_deal_stream",
+    "iter_deals",
+    "iter_random_deals",
     "load_deals",
     "parse_deals",
     "random_deal",
@@ -51,8 +70,198 @@ N_TRICKS = 8
 
 
 def load_deals(path: str | os.PathLike[str], *, display_name: str | None = None) -> list[Deal]:
-    """Read and check every deal of a YAML or JSON deal file."""
-    return parse_deals(load_file(path, display_name=display_name))
+    """Read and check every deal of a YAML, JSON or JSON Lines deal file."""
+    return list(iter_deals(path, display_name=display_name))
+
+
+SMALL_FILE = 1 << 16
+"""Deal files up to this size are read whole (the limits apply to the file); bigger ones
+deal by deal (the limits apply to each deal), in constant memory."""
+
+
+def deals_format(name: str) -> str:
+    """The deal-file format a file name asks for: ``jsonl``, ``json`` or ``yaml``."""
+    lower = name.lower()
+    if lower.endswith(".jsonl"):
+        return "jsonl"
+    return "json" if lower.endswith(".json") else "yaml"
+
+
+class _NoList(Exception):
+    """A streamed file turned out not to hold a ``deals:`` list: read it whole."""
+
+
+def iter_deals(path: str | os.PathLike[str], *, display_name: str | None = None,
+               limits: Limits | None = None) -> Iterator[Deal]:
+    """The deals of a deal file, read and checked one at a time (a generator).
+
+    A JSON Lines file (``.jsonl``) is read line by line, and a YAML or JSON file bigger
+    than :data:`SMALL_FILE` deal by deal from its ``deals:`` list, so memory does not grow
+    with the number of deals (except for the ids seen, to refuse a repeated one).
+    """
+    name = display_name if display_name is not None else os.fspath(path)
+    fmt = deals_format(os.fspath(path))
+    try:
+        size = os.stat(path).st_size if os.path.isfile(path) else -1
+    except OSError:
+        size = -1
+    if size < 0 or (fmt != "jsonl" and size <= SMALL_FILE):
+        # Small files, and anything that is not a regular file (the reader words its errors).
+        yield from parse_deals(load_file(path, display_name=name, limits=limits))
+        return
+    try:
+        limits = resolve_limits(limits)
+    except InputError as exc:
+        raise exc.located(file=name) from None
+    try:
+        with open(path, "rb") as raw:
+            if fmt == "jsonl":
+                yield from _jsonl_deals(raw, name, limits)
+                return
+            prefix = raw.read(SMALL_FILE)
+            entries: Iterable[Document | JsonItem] = (
+                collection_items(raw, name, "deals", limits, prefix) if fmt == "json" else
+                stream_mapping(raw, name, list_key="deals", prefix=prefix, limits=limits))
+            yield from _collection_deals(entries, name, limits)
+            return
+    except (NotAMapping, _NoList):
+        pass
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", file=name) from None
+    yield from parse_deals(load_file(path, display_name=name, limits=limits))
+
+
+class _Prefixed:
+    """A binary stream whose first line was already read (to tell its format)."""
+
+    def __init__(self, first: bytes, raw: Any) -> None:
+        self.first, self.raw = first, raw
+
+    def readline(self, size: int = -1) -> bytes:
+        if self.first:
+            line, self.first = self.first, b""
+            return line
+        return self.raw.readline(size)
+
+
+def iter_deal_stream(raw: Any, name: str, *, limits: Limits | None = None) -> Iterator[Deal]:
+    """The deals of an open binary stream (standard input), one at a time: JSON Lines, read
+    line by line, when its first line is one JSON object (a deal or a header); otherwise one
+    YAML or JSON deal file, read whole within the limits."""
+    try:
+        limits = resolve_limits(limits)
+    except InputError as exc:
+        raise exc.located(file=name) from None
+    first = raw.readline(limits.max_bytes + 2)
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    if isinstance(head, dict) and "deals" not in head:
+        yield from _jsonl_deals(_Prefixed(first, raw), name, limits)
+        return
+    text = first + raw.read(max(0, limits.max_bytes + 1 - len(first)))
+    is_json = text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
+    yield from parse_deals(load_text(text, name, limits=limits, is_json=is_json))
+
+
+def _is_header(data: Any) -> bool:
+    return isinstance(data, dict) and "kind" in data and "id" not in data
+
+
+def _jsonl_deals(raw: Any, name: str, limits: Limits) -> Iterator[Deal]:
+    """One deal per line; a line ``{"kind": "deals", …}`` is a header (provenance) and is checked only."""
+    seen: dict[str, int] = {}
+    for item in jsonl_items(raw, name, limits):
+        data = parse_item(item, limits)
+        deal = None if _is_header(data) else _fast_deal(item, name, data)
+        if deal is None:
+            doc = precise_document(item, name, limits)
+            if _is_header(doc.data):
+                check(doc, "deals-header")
+                continue
+            if not isinstance(doc.data, dict):
+                raise InputError(f"each line holds one deal, a JSON object; this is {_kind(doc.data)}",
+                                 file=name, line=item.line)
+            check(doc, "deal", "deal")
+            deal = _read_deal(doc, (), doc.data)
+        _unique(deal, seen, name, item.line, ())
+        yield deal
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    return "text" if isinstance(value, str) else "a single value"
+
+
+def _fast_deal(item: JsonItem, name: str, data: Any) -> Deal | None:
+    """The deal of an ordinary, valid value without jsonschema; None to take the careful way."""
+    if data is None or not deal_ok(data):
+        return None
+    try:
+        return _read_deal(flat_document(item, name, data), item.base, data)
+    except InputError:
+        return None  # read again with a line for every node, to name the exact line
+
+
+def _collection_deals(entries: Iterable[Document | JsonItem], name: str, limits: Limits) -> Iterator[Deal]:
+    """The deals of a streamed ``deals:`` collection; the other top-level entries are its header."""
+    header: dict[str, Document] = {}
+    in_list = False
+    seen: dict[str, int] = {}
+    for entry in entries:
+        if len(entry.base) == 1:
+            doc = entry if isinstance(entry, Document) else precise_document(entry, name, limits)
+            header[str(entry.base[0])] = doc
+            if in_list:
+                _check_header(header, name)
+            continue
+        if not in_list:
+            in_list = True
+            _check_header(header, name)
+        if isinstance(entry, JsonItem):
+            deal = _fast_deal(entry, name, parse_item(entry, limits))
+            line = entry.line
+            if deal is None:
+                entry = precise_document(entry, name, limits)
+        else:
+            deal, line = None, entry.line_of(entry.base) or 0
+        if deal is None:
+            if not deal_ok(entry.data):
+                check(entry, "deal", "deal")
+            deal = _read_deal(entry, entry.base, entry.data)
+        _unique(deal, seen, name, line, (*entry.base, "id"))
+        yield deal
+    if not in_list:
+        raise _NoList
+
+
+def _check_header(header: dict[str, Document], name: str) -> None:
+    """The top-level keys beside ``deals:`` (title, source, notes, stamp), checked by the schema."""
+    data = {key: doc.data for key, doc in header.items()}
+    lines = _Lines(1, {key: _absolute(doc) for key, doc in header.items()})
+    check(Document(name, data, lines), "deal", "deal_collection", without=("deals",))
+
+
+def _absolute(doc: Document) -> _Lines:
+    """The line tree of a top-level entry with the lines of the whole file."""
+    def shift(node: _Lines) -> _Lines:
+        children = node.children
+        if isinstance(children, dict):
+            children = {k: shift(v) for k, v in children.items()}
+        elif isinstance(children, list):
+            children = [shift(v) for v in children]
+        return _Lines(node.line + doc.offset, children)
+    return shift(doc._lines) if doc._lines is not None else _Lines(1, None)
+
+
+def _unique(deal: Deal, seen: dict[str, int], name: str, line: int, path: KeyPath) -> None:
+    first = seen.get(deal.id)
+    if first is not None:
+        raise InputError(f"duplicate deal id {deal.id!r} (first at line {first})", file=name, line=line,
+                         place=format_path(path) if path else "id")
+    seen[deal.id] = line
 
 
 def parse_deals(doc: Document) -> list[Deal]:
@@ -283,29 +492,82 @@ def _event_data(event: Event) -> dict[str, Any]:
     return data
 
 
-def dump_deals(deals: Sequence[Deal], *, fmt: str = "yaml", title: str | None = None,
-               progress: Callable[[int], None] | None = None) -> str:
-    """A ``deals:`` file (YAML or JSON) that :func:`load_deals` reads back to equal deals.
+def dump_deals(deals: Iterable[Deal], *, fmt: str = "yaml", title: str | None = None,
+               stamp: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None) -> str:
+    """A deal file (YAML or JSON ``deals:``, or JSON Lines) that :func:`load_deals` reads back
+    to equal deals.  *progress*, when given, is called with 1 after each deal is written."""
+    buf = io.StringIO()
+    writer = DealWriter(buf, fmt, title=title, stamp=stamp)
+    writer.write(deals, progress=progress)
+    writer.close()
+    return buf.getvalue()
 
-    *progress*, when given, is called with 1 after each deal is written (a progress bar)."""
-    header: dict[str, Any] = {"title": title} if title is not None else {}
+
+class DealWriter:
+    """Write a deal file to a text stream one deal (or one chunk of deals) at a time.
+
+    ``yaml`` and ``json`` write a ``deals:`` collection with *title* and *stamp* at the top;
+    ``jsonl`` writes one deal per line after a header line ``{"kind": "deals", …}`` (when
+    there is a title or stamp).  The text equals what one call with every deal would write.
+    """
+
+    def __init__(self, fh: Any, fmt: str, *, title: str | None = None,
+                 stamp: dict[str, Any] | None = None) -> None:
+        if fmt not in ("yaml", "json", "jsonl"):
+            raise ValueError(f"unknown deal file format {fmt!r} (use yaml, json or jsonl)")
+        self.fh, self.fmt, self.first = fh, fmt, True
+        header: dict[str, Any] = {"title": title} if title is not None else {}
+        _check_texts(header, [])
+        if stamp is not None:
+            header["stamp"] = stamp
+        if fmt == "jsonl":
+            if header:
+                from .stamp import SCHEMA_VERSION
+
+                fh.write(_jsonl({"kind": "deals", "schema_version": SCHEMA_VERSION, **header}))
+        elif fmt == "yaml":
+            # One deal per block with a blank line between them, so a long file stays scannable.
+            fh.write((_yaml(header) if header else "") + "deals:\n")
+        else:
+            fh.write("{\n" + "".join(f"  {_json(k)}: {_json(v, 1)},\n" for k, v in header.items())
+                     + '  "deals": [\n')
+
+    def write(self, deals: Iterable[Deal], progress: Callable[[int], None] | None = None) -> None:
+        """Write *deals* (any iterable: it is consumed one deal at a time); *progress*, when
+        given, is called with 1 after each deal (a progress bar)."""
+        for deal in deals:
+            self.write_body(body_text([deal], self.fmt))
+            if progress is not None:
+                progress(1)
+
+    def write_body(self, body: str) -> None:
+        """Write deals already rendered by :func:`body_text` (in a worker process, say)."""
+        if not body:
+            return
+        if not self.first and self.fmt != "jsonl":
+            self.fh.write("\n" if self.fmt == "yaml" else ",\n")
+        self.fh.write(body)
+        self.first = False
+
+    def close(self) -> None:
+        if self.fmt == "json":
+            self.fh.write(("" if self.first else "\n") + "  ]\n}\n")
+
+
+def body_text(deals: Iterable[Deal], fmt: str) -> str:
+    """Deals as the body of a deal file in *fmt*, without its header (see DealWriter)."""
     items = [deal_to_data(d) for d in deals]
-    _check_texts(header, items)
+    _check_texts({}, items)
+    if fmt == "jsonl":
+        return "".join(_jsonl(item) for item in items)
     if fmt == "json":
-        text = _json({**header, "deals": items}) + "\n"
-        if progress is not None:
-            progress(len(items))
-        return text
-    if fmt != "yaml":
-        raise ValueError(f"unknown deal file format {fmt!r} (use yaml or json)")
-    # One deal per block with a blank line between them, so a long file stays scannable.
-    head = _yaml(header) if header else ""
-    blocks = []
-    for item in items:
-        blocks.append(_yaml([item]))
-        if progress is not None:
-            progress(1)
-    return head + "deals:\n" + "\n".join(blocks)
+        return ",\n".join("    " + _json(item, 2) for item in items)
+    return "\n".join(_yaml([item]) for item in items)
+
+
+def _jsonl(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
 
 
 def _check_texts(header: dict[str, Any], items: Sequence[dict[str, Any]]) -> None:
@@ -409,6 +671,12 @@ def random_deal(rng: random.Random, deal_id: str, banker: Seat | None = None) ->
     hands, stock, seat = dealt(rng, banker)
     return Deal(id=deal_id, banker=Seat(seat), hands=tuple(tuple(CARDS[c] for c in h) for h in hands),
                 stock=tuple(CARDS[c] for c in stock))  # type: ignore[arg-type]
+
+
+def iter_random_deals(seed: str | int, count: int, *, start: int = 0) -> Iterator[Deal]:
+    """:func:`random_deals` one at a time, for writing any number of them in constant memory."""
+    for i in range(start, start + count):
+        yield random_deal(random.Random(f"{seed}/{i}"), f"{seed}-{i + 1}")
 
 
 def random_deals(seed: str | int, count: int, *, start: int = 0) -> list[Deal]:

@@ -44,6 +44,7 @@ __all__ = [
     "OutputClosed",
     "destination",
     "folder_destination",
+    "open_stream",
     "open_text",
     "remove_temp_files",
     "write_files",
@@ -253,6 +254,29 @@ def open_text(dest: Destination) -> Iterator[TextIO]:
     finally:
         if fh is not sys.stdout:
             _close_quietly(fh)
+
+
+SPOOL_MAX = 8 << 20
+"""Characters of an output for standard output held in memory; more wait in a temporary file."""
+
+
+@contextmanager
+def open_stream(dest: Destination) -> Iterator[TextIO]:
+    """:func:`open_text` for an output written piece by piece while it is made (a replay of
+    many deals): for standard output the pieces wait in a temporary file (in memory up to
+    :data:`SPOOL_MAX`) until the whole output was made, so that an error half-way prints only
+    the error, as for a file; memory stays flat either way."""
+    if not dest.is_stdout:
+        with open_text(dest) as fh:
+            yield fh
+        return
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_MAX, mode="w+", encoding="utf-8",
+                                       newline="") as spool:
+        yield spool  # type: ignore[misc]
+        spool.seek(0)
+        with open_text(dest) as fh:
+            for block in iter(lambda: spool.read(1 << 16), ""):
+                fh.write(block)
 
 
 def _open_through(dest: Destination) -> TextIO:

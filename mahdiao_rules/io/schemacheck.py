@@ -96,9 +96,29 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
-def check(doc: Document, schema_name: str) -> None:
-    """Raise an InputError for the most relevant way *doc* breaks schema *schema_name*."""
-    _check(doc, _validator(schema_name))
+def check(doc: Document, schema_name: str, definition: str | None = None,
+          without: tuple[str, ...] = ()) -> None:
+    """Raise an InputError for the most relevant way *doc* breaks schema *schema_name*.
+
+    With *definition*, *doc* is checked against ``$defs/<definition>`` of the schema
+    (one deal of a streamed collection against ``deal``), less the properties named in
+    *without* (the header of a collection without its ``deals``).  Paths and lines are
+    those of the whole file when *doc* has a ``base``.
+    """
+    if definition is None:
+        _check(doc, _validator(schema_name))
+    else:
+        _check(doc, _def_validator(schema_name, definition, without))
+
+
+@cache
+def _def_validator(name: str, definition: str, without: tuple[str, ...]) -> Draft202012Validator:
+    schema = load_schema(name)
+    target = dict(schema["$defs"][definition])
+    if without:
+        target["properties"] = {k: v for k, v in target["properties"].items() if k not in without}
+        target["required"] = [k for k in target.get("required", []) if k not in without]
+    return _make_validator({"$schema": schema.get("$schema"), "$defs": schema["$defs"], **target})
 
 
 def _check(doc: Document, validator: Any) -> None:
@@ -116,7 +136,8 @@ def _check(doc: Document, validator: Any) -> None:
     more = len(errors) - 1
     if more:
         message += f" (and {more} more problem{'s' if more > 1 else ''})"
-    raise InputError(message, file=doc.file, line=doc.line_of(line_path), place=format_path(path))
+    raise InputError(message, file=doc.file, line=doc.line_of((*doc.base, *line_path)),
+                     place=format_path((*doc.base, *path)))
 
 
 def _check_finite(doc: Document) -> None:
@@ -128,7 +149,8 @@ def _check_finite(doc: Document) -> None:
         if isinstance(value, float) and not math.isfinite(value):
             shown = ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
             raise InputError(f"{shown} is not a usable number here (infinity and NaN are not allowed)",
-                             file=doc.file, line=doc.line_of(path), place=format_path(path))
+                             file=doc.file, line=doc.line_of((*doc.base, *path)),
+                             place=format_path((*doc.base, *path)))
 
 
 def _walk(data: Any) -> Iterator[tuple[list[str | int], Any]]:

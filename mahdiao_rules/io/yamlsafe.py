@@ -62,6 +62,8 @@ __all__ = [
     "limits_from_env",
     "load_file",
     "load_text",
+    "resolve_limits",
+    "stream_mapping",
 ]
 
 
@@ -162,6 +164,11 @@ class Document:
     _lines: _Lines | None = field(default=None, repr=False, compare=False)
     nodes: int = field(default=0, repr=False, compare=False)
     """How many values the document holds, an alias counted in full at every use."""
+    base: tuple[PathKey, ...] = ()
+    """Where :attr:`data` sits in the whole file (``("deals", 7)`` for one deal read from a
+    streamed collection): :meth:`line_of` takes paths from the file's root."""
+    offset: int = 0
+    """Lines before the text this document was parsed from (one line of a JSON Lines file)."""
 
     def line_of(self, path: Sequence[PathKey]) -> int | None:
         """The 1-based line of the node at key *path* (an entry's key line for mapping entries).
@@ -173,12 +180,16 @@ class Document:
         node = self._lines
         if node is None:
             return None
+        if self.base:
+            if tuple(path[:len(self.base)]) != self.base:
+                return node.line + self.offset
+            path = path[len(self.base):]
         for key in path:
             child = _child_lines(node, key)
             if child is None:
                 break
             node = child
-        return node.line
+        return node.line + self.offset
 
 
 def _child_lines(node: _Lines, key: PathKey) -> _Lines | None:
@@ -248,16 +259,19 @@ class _Limited(Composer):
     limits: Limits
     depth: int
     composed: int
+    what: str
 
     def _start(self, limits: Limits) -> None:
         self.limits = limits
         self.depth = 0
         self.composed = 0
+        self.what = "the document"
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         self.composed += 1
         if self.composed > self.limits.max_nodes:
-            raise _too_many_nodes(self.limits, self.peek_event().start_mark.line + 1)
+            raise _too_many_nodes(self.limits, self.peek_event().start_mark.line + 1,
+                                  aliases=bool(getattr(self, "anchors", None)), what=self.what)
         return super().compose_node(parent, index)
 
     # PyYAML composes recursively: refuse deep nesting before Python's own
@@ -321,15 +335,19 @@ _REPARSE_MAX = 64 * 1024
 to word a syntax error, or because the text has tabs.  Bigger texts get libyaml's verdict."""
 
 
-def _too_many_nodes(limits: Limits, line: int | None) -> InputError:
-    return InputError(
-        f"too many nodes (alias expansion?): the document would have more than {limits.max_nodes} values",
-        line=line,
-    )
+def _too_many_nodes(limits: Limits, line: int | None, *, aliases: bool = False,
+                    what: str = "the document") -> InputError:
+    # Blame aliases only where there are some: a big file without any is just big.
+    if aliases:
+        head = f"too many nodes (alias expansion?): {what} would have more than {limits.max_nodes} values"
+    else:
+        head = f"too many nodes: {what} has more than {limits.max_nodes} values"
+    return InputError(f"{head}; {ENV_VARS['max_nodes']} raises the limit", line=line)
 
 
 def _too_deep(limits: Limits, line: int | None) -> InputError:
-    return InputError(f"nested too deeply (more than {limits.max_depth} levels)", line=line)
+    return InputError(f"nested too deeply (more than {limits.max_depth} levels); "
+                      f"{ENV_VARS['max_depth']} raises the limit", line=line)
 
 
 def _show_tag(tag: str) -> str:
@@ -358,11 +376,14 @@ class _Builder:
         # Per node: its line tree, shared by every use of an aliased node.
         self.lines: dict[int, _Lines] = {}
         self.path: list[PathKey] = []
+        self.aliased = False
+        self.what = "the document"
 
-    def build(self, root: Node) -> tuple[Any, _Lines]:
+    def build(self, root: Node, depth: int = 0) -> tuple[Any, _Lines]:
+        """*depth*: the collections enclosing *root* in its file (for one item of a streamed list)."""
         # Measure first so that an alias bomb or a recursive alias is refused
         # before anything big is built.
-        self._measure(root, 0)
+        self._measure(root, depth)
         return self._construct(root)
 
     def _measure(self, node: Node, depth: int) -> int:
@@ -377,6 +398,7 @@ class _Builder:
                              line=node.start_mark.line + 1)
         known = self.measured.get(key)
         if known is not None:
+            self.aliased = True  # a node met twice: an alias uses it
             size, height = known
             if depth + height > self.limits.max_depth:
                 raise _too_deep(self.limits, node.start_mark.line + 1)
@@ -397,7 +419,8 @@ class _Builder:
             size += self._measure(child, depth + 1)
             height = max(height, self.measured[id(child)][1])
             if size > self.limits.max_nodes:
-                raise _too_many_nodes(self.limits, node.start_mark.line + 1)
+                raise _too_many_nodes(self.limits, node.start_mark.line + 1, aliases=self.aliased,
+                                      what=self.what)
         self.in_progress.discard(key)
         self.measured[key] = (size, height + 1)
         return size
@@ -585,7 +608,7 @@ def _describe_scalar(value: Any) -> str:
 # --------------------------------------------------------------------------- loading
 
 
-def _limits(limits: Limits | None) -> Limits:
+def resolve_limits(limits: Limits | None) -> Limits:
     """*limits*, or the defaults (and then a bad limit variable is reported here, once per load)."""
     if limits is not None:
         return limits
@@ -604,7 +627,7 @@ def load_file(path: str | os.PathLike[str], *, limits: Limits | None = None,
     """
     name = display_name if display_name is not None else os.fspath(path)
     try:
-        limits = _limits(limits)
+        limits = resolve_limits(limits)
     except InputError as exc:
         raise exc.located(file=name) from None
     try:
@@ -633,7 +656,7 @@ def load_text(text: str | bytes, file: str, *, limits: Limits | None = None,
     """Parse *text* (YAML, or JSON when *file* ends in ``.json`` or *is_json* says so) as if
     read from *file*."""
     try:
-        limits = _limits(limits)
+        limits = resolve_limits(limits)
     except InputError as exc:
         raise exc.located(file=file) from None
     return _load(text, file, limits, is_json=_is_json(file) if is_json is None else is_json)
@@ -641,7 +664,7 @@ def load_text(text: str | bytes, file: str, *, limits: Limits | None = None,
 
 def current_limits() -> Limits:
     """The limits in force (the defaults, or the environment's)."""
-    return _limits(None)
+    return resolve_limits(None)
 
 
 def _is_json(name: str) -> bool:
@@ -649,7 +672,8 @@ def _is_json(name: str) -> bool:
 
 
 def _too_big(size: int, limits: Limits) -> str:
-    return f"file is too large ({size} bytes; the limit is {limits.max_bytes})"
+    return (f"file is too large ({size} bytes; the limit is {limits.max_bytes}, "
+            f"which {ENV_VARS['max_bytes']} raises)")
 
 
 def _load(raw: str | bytes, file: str, limits: Limits, *, is_json: bool) -> Document:
@@ -809,3 +833,143 @@ def _line_text(text: str, line: int) -> str:
             return ""
     end = text.find("\n", start)
     return text[start:] if end < 0 else text[start:end]
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+class NotAMapping(Exception):
+    """The streamed file's top level is not a mapping: read it whole instead."""
+
+
+class _TextStream:
+    """UTF-8 bytes → text for libyaml, a chunk at a time, with the line of a bad byte."""
+
+    def __init__(self, raw: Any, prefix: bytes) -> None:
+        import codecs
+
+        self.raw = raw
+        self.pending = prefix
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.lines = 0
+        self.first = True
+
+    def read(self, size: int) -> str:
+        data = self.pending or self.raw.read(size)
+        self.pending = b""
+        if self.first:
+            self.first = False
+            if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4]:
+                raise InputError("the file is saved as UTF-16 or UTF-32; save it as UTF-8 instead", line=1)
+            data = data.removeprefix(b"\xef\xbb\xbf")
+        try:
+            text = self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            line = self.lines + data.count(b"\n", 0, exc.start) + 1
+            raise InputError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} here); "
+                             "save it as UTF-8", line=line) from None
+        self.lines += text.count("\n")
+        return text
+
+
+def stream_mapping(raw: Any, file: str, *, list_key: str, prefix: bytes = b"",
+                   limits: Limits | None = None) -> Iterator[Document]:
+    """Read a big YAML file whose top level is a mapping, one entry at a time, and the
+    items of its *list_key* list one at a time, in constant memory.
+
+    *raw* is a binary stream (after *prefix*, bytes already read from it).  Yields one
+    Document per top-level entry (``base`` = ``(key,)``) and one per item of the list
+    under *list_key* (``base`` = ``(list_key, i)``).  The limits apply to each yielded
+    Document, not to the file: its nodes, its depth counted from the file's root, and its
+    text (in characters).  Raises :class:`NotAMapping` before yielding anything when the
+    top level is something else.
+    """
+    if _CParser is None:  # pragma: no cover - depends on how PyYAML was installed
+        raise NotAMapping
+    limits = resolve_limits(limits)
+    stream = _TextStream(raw, prefix)
+    loader = _FastLoader(stream, limits)
+    loader.anchors = {}
+    try:
+        with _stack_room(limits):
+            yield from _stream_entries(loader, file, list_key, limits)
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, "").located(file=file) from None
+    except InputError as exc:
+        raise exc.located(file=file) from None
+    except RecursionError:
+        raise _too_deep(limits, None).located(file=file) from None
+
+
+def _stream_entries(loader: Any, file: str, list_key: str, limits: Limits) -> Iterator[Document]:
+    from yaml.events import (
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+    )
+
+    loader.get_event()  # stream start
+    if loader.check_event(StreamEndEvent):
+        raise NotAMapping
+    loader.get_event()  # document start
+    if not loader.check_event(MappingStartEvent):
+        raise NotAMapping
+    start = loader.get_event()
+    if start.anchor is not None or start.tag not in (None, "!", _MAP):
+        raise NotAMapping  # the whole-file reader words these
+    loader.depth = 1
+    seen: dict[str, int] = {}
+    keys = _Builder(limits)
+    while not loader.check_event(MappingEndEvent):
+        loader.composed = 0
+        key_node = loader.compose_node(None, None)
+        key = keys._key(key_node)
+        key_line = key_node.start_mark.line + 1
+        if str(key) in seen:
+            raise keys._error(f"duplicate key {str(key)!r} (first at line {seen[str(key)]})", key_node)
+        seen[str(key)] = key_line
+        if key == list_key and loader.check_event(SequenceStartEvent):
+            event = loader.get_event()
+            if event.anchor is not None:
+                raise InputError("an anchor on the whole list cannot be used here", line=key_line)
+            loader.depth = 2
+            index = 0
+            while not loader.check_event(SequenceEndEvent):
+                loader.composed = 0
+                loader.what = f"{list_key}[{index}]"
+                node = loader.compose_node(None, None)
+                yield _item_document(node, file, (list_key, index), limits, 2)
+                index += 1
+            loader.get_event()
+            loader.depth = 1
+            continue
+        loader.what = f"the value of {key!r}"
+        node = loader.compose_node(None, None)
+        doc = _item_document(node, file, (key,), limits, 1, measure=False)
+        lines = _Lines(key_line, doc._lines.children if doc._lines is not None else None)
+        yield Document(file, doc.data, lines, base=(key,))
+    loader.get_event()  # mapping end
+    loader.get_event()  # document end
+    if loader.check_event(DocumentStartEvent):
+        line = loader.peek_event().start_mark.line + 1
+        raise InputError("expected a single document in the stream, but found another document",
+                         line=line)
+
+
+def _item_document(node: Node, file: str, base: tuple[PathKey, ...], limits: Limits,
+                   depth: int, measure: bool = True) -> Document:
+    # A block collection ends where the next token starts, comments after it included; so
+    # only list items are measured (their values are bounded by the node limit anyway).
+    size = node.end_mark.index - node.start_mark.index
+    if measure and size > limits.max_bytes:
+        raise InputError(f"{format_path(base)} is too large ({size} characters; the limit is "
+                         f"{limits.max_bytes}, which {ENV_VARS['max_bytes']} raises)",
+                         line=node.start_mark.line + 1)
+    builder = _Builder(limits)
+    builder.what = format_path(base)
+    builder.path = list(base)
+    data, lines = builder.build(node, depth)
+    return Document(file, data, lines, base=base)

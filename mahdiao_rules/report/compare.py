@@ -1,4 +1,4 @@
-"""Why the nets of one deal differ between rulesets, item by item.
+"""Why the nets of one deal differ between rulesets, item by item (a view of the replay model).
 
 Items of different rulesets are aligned by their ``concept`` (an item's id
 unless the YAML says otherwise), fines and 代賠 offences by their id.  For
@@ -8,6 +8,9 @@ fired (for whom, how many 注, for which cards), it exists but did not fire
 no such item.  Because every ledger line belongs to exactly one concept, the
 per-concept effects add up to each ruleset's nets: the differences explain
 the whole gap, never part of it.
+
+Everything is derived from the deal's model (replay.py) and the rulesets, so a
+document read back from JSON can be shown the same way.
 """
 
 from __future__ import annotations
@@ -15,79 +18,97 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import CARD_HANZI
 from ..deal import SEAT_HANZI, SEATS
 from ..ruleset.describe import Describer, UndescribedKind
-from ..settle.hand import Firing, Settlement
-from ..settle.ledger import ACCOUNT_IDS, nets
-from ..units import format_zhu, json_number
+from ..ruleset.model import Ruleset
+from ..settle.ledger import ACCOUNT_IDS
+from ..units import format_zhu, ticks
 
 
-def concept_of(s: Settlement, item_id: str) -> str:
-    item = s.ruleset.items.get(item_id)
-    return (item.concept or item.id) if item is not None else item_id
+def concept_of(rs: Ruleset, rule_id: str) -> str:
+    item = rs.items.get(rule_id)
+    return (item.concept or item.id) if item is not None else rule_id
 
 
-def _names(s: Settlement) -> dict[str, str]:
+def _names(rs: Ruleset) -> dict[str, str]:
     """concept → the name this ruleset gives it (items, fines and offences)."""
     out: dict[str, str] = {}
-    for item in s.ruleset.items.values():
+    for item in rs.items.values():
         out.setdefault(item.concept or item.id, item.name)
-    for fine in s.ruleset.fines.values():
+    for fine in rs.fines.values():
         out.setdefault(fine.id, fine.name)
-    if s.ruleset.dai_pei is not None:
-        for off in s.ruleset.dai_pei.offences.values():
+    if rs.dai_pei is not None:
+        for off in rs.dai_pei.offences.values():
             out.setdefault(off.id, off.name)
     return out
 
 
-def _firing(f: Firing) -> dict[str, Any]:
+_SEAT_HANZI = {s.id: SEAT_HANZI[s] for s in SEATS}
+
+
+def _firing(f: dict[str, Any], source: str) -> dict[str, Any]:
+    amount = ticks(f["zhu"])
     return {
-        "seat": f.seat.id,
-        "seat_hanzi": SEAT_HANZI[f.seat],
-        "item": f.item.id,
-        "name": f.item.name,
-        "zhu": json_number(f.amount),
-        "zhu_text": format_zhu(f.amount),
-        "count": f.count,
-        "cards": [CARD_HANZI[c] for c in f.cards],
-        "source": f.item.source.short,
+        "seat": f["seat"],
+        "seat_hanzi": _SEAT_HANZI[f["seat"]],
+        "item": f["id"],
+        "name": f["name"],
+        "zhu": f["zhu"],
+        "zhu_text": format_zhu(amount),
+        "count": f["count"],
+        "cards": f["cards"],
+        "source": source,
     }
 
 
-def _effect(lines: Sequence[Any]) -> dict[str, str]:
+def _effect(lines: Sequence[dict[str, Any]]) -> dict[str, str]:
     """Net 注 per account from some ledger lines, nonzero accounts only, signed text."""
-    n = nets(list(lines))
-    return {ACCOUNT_IDS[a]: format_zhu(v, signed=True) for a, v in enumerate(n) if v}
+    n = dict.fromkeys(ACCOUNT_IDS, 0)
+    for line in lines:
+        a = ticks(line["amount"])
+        n[line["payer"]] -= a
+        n[line["payee"]] += a
+    return {k: format_zhu(v, signed=True) for k, v in n.items() if v}
 
 
-def differences(deal_recorded_lead: str | None, row: Sequence[Settlement], lang: str = "en"
+def differences(recorded_lead: str | None, results: Sequence[dict[str, Any]],
+                rulesets: Sequence[Ruleset], source_text: Any, lang: str = "en"
                 ) -> dict[str, Any] | None:
-    """The differences section for one deal settled under several rulesets (None for one);
-    the conditions of items that did not fire are worded in *lang*'s prose (describe.py)."""
-    if len(row) < 2:
+    """The differences section for one deal's *results* (models, one per ruleset); None for one.
+
+    *source_text(ruleset, rule id)* gives the citation as shown beside a firing; the conditions
+    of items that did not fire are worded in *lang*'s prose (describe.py).
+    """
+    if len(results) < 2:
         return None
-    names = [_names(s) for s in row]
+    names = [_names(rs) for rs in rulesets]
     order: dict[str, None] = {}  # concepts in the order the rulesets declare them
-    for s, nm in zip(row, names, strict=True):
+    by_concept: list[tuple[dict[str, list[Any]], dict[str, list[Any]]]] = []
+    for r, rs, nm in zip(results, rulesets, names, strict=True):
         order.update(dict.fromkeys(nm))
-        order.update(dict.fromkeys(concept_of(s, t.item) for t in s.ledger))
+        lines: dict[str, list[Any]] = {}
+        for line in r["ledger"]:
+            lines.setdefault(concept_of(rs, line["item"]), []).append(line)
+        fired: dict[str, list[Any]] = {}
+        for f in r["fired"]:
+            fired.setdefault(f["concept"], []).append(f)
+        order.update(dict.fromkeys(lines))
+        by_concept.append((lines, fired))
 
     entries = []
     for concept in order:
         rows = []
-        for s, nm in zip(row, names, strict=True):
-            lines = [t for t in s.ledger if concept_of(s, t.item) == concept]
-            fired = [_firing(f) for f in s.firings
-                     if (f.item.concept or f.item.id) == concept and (f.amount or f.item.ends_hand)]
-            state = "fired" if fired or lines else ("silent" if concept in nm else "absent")
+        for r, rs, nm, (lines, fired) in zip(results, rulesets, names, by_concept, strict=True):
+            these = lines.get(concept, [])
+            firings = [_firing(f, source_text(rs, f["id"])) for f in fired.get(concept, [])]
+            state = "fired" if firings or these else ("silent" if concept in nm else "absent")
             rows.append({
-                "ruleset": s.ruleset.id,
+                "ruleset": r["ruleset"],
                 "state": state,
                 "name": nm.get(concept, ""),
-                "firings": fired,
-                "effect": _effect(lines),
-                "condition": _condition(s, concept, lang) if state == "silent" else "",
+                "firings": firings,
+                "effect": _effect(these),
+                "condition": _condition(rs, concept, lang) if state == "silent" else "",
             })
         if _alike(rows):
             continue
@@ -97,17 +118,18 @@ def differences(deal_recorded_lead: str | None, row: Sequence[Settlement], lang:
             "rows": rows,
         })
 
-    net_rows = {seat.id: [format_zhu(s.nets[seat], signed=True) for s in row] for seat in SEATS}
+    net_rows = {seat.id: [format_zhu(ticks(r["seats"][seat.id]["net"]), signed=True) for r in results]
+                for seat in SEATS}
     return {
-        "rulesets": [s.ruleset.id for s in row],
+        "rulesets": [r["ruleset"] for r in results],
         "nets": net_rows,
         "nets_differ": any(len(set(v)) > 1 for v in net_rows.values()),
         "concepts": entries,
-        "status": [{"ruleset": s.ruleset.id, "status": s.status} for s in row]
-        if len({s.status for s in row}) > 1 else [],
-        "procedure": _procedure(deal_recorded_lead, row),
-        "units": [{"ruleset": s.ruleset.id, "zhu_per_diao": s.ruleset.zhu_per_diao} for s in row]
-        if len({s.ruleset.zhu_per_diao for s in row}) > 1 else [],
+        "status": [{"ruleset": r["ruleset"], "status": r["status"]} for r in results]
+        if len({r["status"] for r in results}) > 1 else [],
+        "procedure": _procedure(recorded_lead, results),
+        "units": [{"ruleset": rs.id, "zhu_per_diao": rs.zhu_per_diao} for rs in rulesets]
+        if len({rs.zhu_per_diao for rs in rulesets}) > 1 else [],
     }
 
 
@@ -119,28 +141,28 @@ def _alike(rows: list[dict[str, Any]]) -> bool:
     return len({key(r) for r in rows}) == 1
 
 
-def _condition(s: Settlement, concept: str, lang: str = "en") -> str:
-    for item in s.ruleset.items.values():
+def _condition(rs: Ruleset, concept: str, lang: str = "en") -> str:
+    for item in rs.items.values():
         if (item.concept or item.id) == concept:
             try:
                 prose = "zh" if lang.startswith("zh") else "en"
-                return Describer(s.ruleset, prose).condition(item.raw.get("when", True))
+                return Describer(rs, prose).condition(item.raw.get("when", True))
             except UndescribedKind:
                 return item.gloss
     return ""
 
 
-def _procedure(recorded_lead: str | None, row: Sequence[Settlement]) -> list[dict[str, Any]]:
+def _procedure(recorded_lead: str | None, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rulesets whose own procedure picks another first leader than the record (or each other)."""
-    leaders = {s.first_leader.id for s in row}
+    leaders = {r["first_leader"] for r in results}
     out = []
-    for s in row:
-        if s.status != "played":
+    for r in results:
+        if r["status"] != "played":
             continue
-        if (recorded_lead is not None and s.first_leader.id != recorded_lead) or (
+        leader = r["first_leader"]
+        if (recorded_lead is not None and leader != recorded_lead) or (
                 recorded_lead is None and len(leaders) > 1):
-            out.append({"ruleset": s.ruleset.id, "leader": s.first_leader.id,
-                        "leader_hanzi": SEAT_HANZI[s.first_leader], "record": recorded_lead,
-                        "record_hanzi": SEAT_HANZI[SEATS[ACCOUNT_IDS.index(recorded_lead)]]
-                        if recorded_lead else ""})
+            out.append({"ruleset": r["ruleset"], "leader": leader, "leader_hanzi": _SEAT_HANZI[leader],
+                        "record": recorded_lead,
+                        "record_hanzi": _SEAT_HANZI[recorded_lead] if recorded_lead else ""})
     return out

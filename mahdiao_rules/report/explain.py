@@ -2,8 +2,9 @@
 
 The model answers for one deal, one ruleset and one seat: each group is one
 rule item as held by one account (a 吊 the seat won and a 吊 another seat lost
-are two groups), with the quoted source phrase, the cards that made it fire,
-and the lines in both directions.  The subtotals add up to the net.
+are two groups), with its source key and quoted phrase, the cards that made it
+fire, and the lines in both directions.  The subtotals add up to the net.
+:func:`explain_view` adds what the templates show (texts such as ``+1½``).
 """
 
 from __future__ import annotations
@@ -12,26 +13,17 @@ from typing import Any
 
 from ..cards import CARD_HANZI
 from ..deal import SEAT_HANZI, Deal, Seat
-from ..ruleset.model import Citation, Ruleset
 from ..settle.hand import Settlement
 from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS
-from ..units import format_zhu, json_number
-from .replay import deal_info, ruleset_info, source_list, stamp_info, tricks_info
+from ..units import json_number
+from .contract import citation_data, citation_of, envelope, sources_table
+from .replay import deal_info, ruleset_info, tricks_info
+from .views import SourceText, source_list, tricks_view, zhu_text
 
 
-def citation_of(rs: Ruleset, item_id: str) -> Citation | None:
-    """The citation of a rule item, fine or 代賠 offence of *rs*."""
-    if item_id in rs.items:
-        return rs.items[item_id].source
-    if item_id in rs.fines:
-        return rs.fines[item_id].source
-    if rs.dai_pei is not None and item_id in rs.dai_pei.offences:
-        return rs.dai_pei.offences[item_id].source
-    return None
-
-
-def explain_report(deal: Deal, s: Settlement, seat: Seat, *, command: str = "") -> dict[str, Any]:
+def explain_report(deal: Deal, s: Settlement, seat: Seat, *, stamp: dict[str, Any]) -> dict[str, Any]:
     rs = s.ruleset
+    table, keys = sources_table([rs])
     me = int(seat)
     groups: dict[tuple[str, int], dict[str, Any]] = {}
     for t in s.ledger:
@@ -39,8 +31,9 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, command: str = "") 
             continue
         key = (t.item, t.holder)
         if key not in groups:
-            cite = citation_of(rs, t.item)
+            cite = citation_of(rs, t.item, t.channel)
             item = rs.items.get(t.item)
+            ref = keys.get((rs.id, cite.ref), cite.ref) if cite else None
             groups[key] = {
                 "item": t.item,
                 "name": t.name,
@@ -48,11 +41,8 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, command: str = "") 
                 "gloss": item.gloss if item is not None else "",
                 "channel": t.channel,
                 "holder": ACCOUNT_IDS[t.holder],
-                "holder_hanzi": ACCOUNT_HANZI[t.holder],
-                "source": t.source,
-                "source_ref": cite.ref if cite else "",
-                "quote": cite.quote if cite else "",
-                "source_title": rs.sources.get(cite.ref, {}).get("title", "") if cite else "",
+                "source": ref,
+                "citation": citation_data(cite) if cite else [],
                 "cards": t.note,
                 "lines": [],
                 "_ticks": 0,
@@ -67,14 +57,11 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, command: str = "") 
             "payer": ACCOUNT_IDS[t.payer],
             "payee": ACCOUNT_IDS[t.payee],
             "counterparty": ACCOUNT_IDS[other],
-            "counterparty_hanzi": ACCOUNT_HANZI[other],
             "amount": json_number(t.amount),
-            "amount_text": format_zhu(t.amount),
-            "signed_text": format_zhu(signed, signed=True),
+            "signed": json_number(signed),
             "holder": ACCOUNT_IDS[t.holder],
             "item": t.item,
             "name": t.name,
-            "source": t.source,
             "note": t.note,
         })
     out_groups = []
@@ -83,30 +70,47 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, command: str = "") 
         ticks = g.pop("_ticks")
         total += ticks
         g["subtotal"] = json_number(ticks)
-        g["subtotal_text"] = format_zhu(ticks, signed=True)
         out_groups.append(g)
     net = s.nets[me]
     won = list(s.play.won[seat]) if s.play else []
-    return {
-        "kind": "explain",
-        "deal": {**deal_info(deal), "tricks": tricks_info(s.play)},
-        "ruleset": ruleset_info(rs),
-        "status": s.status,
-        "seat": seat.id,
-        "seat_hanzi": SEAT_HANZI[seat],
-        "role": "椿" if seat == deal.banker else "散",
-        "tricks": len(won),
-        "won": [CARD_HANZI[c] for c in won],
-        "fired": [{"id": f.item.id, "name": f.item.name, "zhu_text": format_zhu(f.amount),
-                   "count": f.count, "cards": [CARD_HANZI[c] for c in f.cards],
-                   "source": f.item.source.short}
-                  for f in s.firings if f.seat == seat and (f.amount or f.item.ends_hand)],
-        "groups": out_groups,
-        "net": json_number(net),
-        "net_text": format_zhu(net, signed=True),
-        "balanced": total == net,
-        "notes": list(s.notes),
-        "accounts": dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)),
-        "source_list": source_list([rs]),
-        "stamp": stamp_info([rs], [deal.id], command),
-    }
+    return envelope(
+        "explain", stamp,
+        deal={**deal_info(deal), "tricks": tricks_info(s.play)},
+        ruleset=ruleset_info(rs, keys),
+        status=s.status,
+        seat=seat.id,
+        role="椿" if seat == deal.banker else "散",
+        tricks=len(won),
+        won=[CARD_HANZI[c] for c in won],
+        fired=[{"id": f.item.id, "name": f.item.name, "zhu": json_number(f.amount), "count": f.count,
+                "cards": [CARD_HANZI[c] for c in f.cards],
+                "source": keys.get((rs.id, f.item.source.ref), f.item.source.ref)}
+               for f in s.firings if f.seat == seat and (f.amount or f.item.ends_hand)],
+        groups=out_groups,
+        net=json_number(net),
+        balanced=total == net,
+        notes=list(s.notes),
+        accounts=dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)),
+        sources=table,
+    )
+
+
+def explain_view(model: dict[str, Any]) -> dict[str, Any]:
+    """The explain model as its templates read it (hanzi names, amounts as text, source texts)."""
+    hanzi = dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True))
+    cite = SourceText({"rulesets": [model["ruleset"]]})
+    rs_id = model["ruleset"]["id"]
+    groups = []
+    for g in model["groups"]:
+        entry = model["sources"].get(g["source"], {}) if g["source"] else {}
+        title = entry.get("title", "")
+        lines = [{**line, "counterparty_hanzi": hanzi[line["counterparty"]],
+                  "amount_text": zhu_text(line["amount"]), "signed_text": zhu_text(line["signed"], True),
+                  "source": cite(rs_id, line["item"], g["channel"])} for line in g["lines"]]
+        groups.append({**g, "holder_hanzi": hanzi[g["holder"]], "source_ref": g["source"] or "",
+                       "source": cite(rs_id, g["item"], g["channel"]), "source_title": title, "lines": lines,
+                       "subtotal_text": zhu_text(g["subtotal"], True)})
+    fired = [{**f, "zhu_text": zhu_text(f["zhu"]), "source": cite(rs_id, f["id"])} for f in model["fired"]]
+    return {**model, "deal": {**model["deal"], "tricks": tricks_view(model["deal"]["tricks"])},
+            "seat_hanzi": SEAT_HANZI[Seat(ACCOUNT_IDS.index(model["seat"]))], "groups": groups,
+            "fired": fired, "net_text": zhu_text(model["net"], True), "source_list": source_list(model)}

@@ -11,15 +11,16 @@ differs between formats is only how a value is made safe:
   shared macro files), and no URL scheme ever reaches the page;
 * latex — every ``{{ value }}`` goes through :func:`latex_escape` (jinja's
   ``finalize``); only values marked safe (``|safe``, macro calls) pass as is;
-* csv — cells through the ``csv_row`` filter: quoted, formula-neutralised,
-  and the file starts with a BOM so spreadsheets read UTF-8.
+
+JSON, JSON Lines and the CSV tables are data with a published shape, not
+presentation: they are written by code from the model (:func:`render_report`,
+tables.py), never by a template.
 
 Labels come from ``labels.yaml`` (one table, one column per ``--lang``).
 """
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import json
@@ -146,28 +147,6 @@ def md_escape(value: Any) -> str:
 
 def _md_finalize(value: Any) -> Any:
     return str(value) if isinstance(value, Markup) else md_escape("" if value is None else value)
-
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: Any) -> Any:
-    """Neutralise a text cell a spreadsheet would run as a formula (numbers stay numbers)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
-def csv_row(cells: Iterable[Any]) -> str:
-    """One CSV record (without its line end: the template's own line break ends it)."""
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow([csv_cell(c) for c in cells])
-    return buf.getvalue()
-
-
-def values_of(keys: Iterable[str], mapping: dict[str, Any], default: Any = 0) -> list[Any]:
-    """``[mapping[k] for k in keys]`` with a default, for fixed columns."""
-    return [mapping.get(k, default) for k in keys]
 
 
 # ---------------------------------------------------------------------- labels
@@ -333,13 +312,13 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
     env.filters.update(
         ljust_w=ljust, rjust_w=rjust, width=display_width, text_table=text_table,
         latex=lambda v: Markup(latex_escape(v)), md=lambda v: Markup(md_escape(v)),
-        csv_row=csv_row, values_of=values_of,
         svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
         href=href,
         name_box=name_box,
         regex_replace=lambda v, pattern, repl: re.sub(pattern, repl, str(v)),
         bibtex=lambda rows: Markup(to_bibtex({r["key"]: r["entry"] for r in rows})),
         line_svg=lambda spec, **kw: Markup(line_chart(spec, **kw)),
+        csv_row=_csv_row, values_of=values_of,
     )
     return env
 
@@ -386,9 +365,21 @@ def _time_bound(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def _csv_row(cells: Iterable[Any]) -> str:
+    """One CSV record for a CSV template (the template's own line break ends it)."""
+    from .tables import csv_row
+
+    return csv_row(cells).removesuffix("\n")
+
+
+def values_of(keys: Iterable[str], mapping: dict[str, Any], default: Any = 0) -> list[Any]:
+    """``[mapping[k] for k in keys]`` with a default, for fixed columns."""
+    return [mapping.get(k, default) for k in keys]
+
+
 @dataclass(frozen=True)
 class TemplateRenderer:
-    """Render a model with ``<kind>.<ext>.j2``."""
+    """Render a view with ``<kind>.<ext>.j2``, piece by piece as the template produces it."""
 
     fmt: str
     ext: str
@@ -397,21 +388,26 @@ class TemplateRenderer:
     def template_name(self, kind: str) -> str:
         return f"{kind}.{self.ext}.j2"
 
-    def __call__(self, model: dict[str, Any], *, kind: str = "replay",
-                 template_dir: str | Path | None = None, lang: str = "en") -> str:
+    def generate(self, view: dict[str, Any], *, kind: str, template_dir: str | Path | None = None,
+                 lang: str = "en") -> Iterator[str]:
+        """The text in pieces: a template that loops over a lazy ``deals`` sequence settles and
+        renders one deal at a time, and the pieces can be written as they come."""
         env = environment(template_dir, fmt=self.fmt)
         labels = load_labels(template_dir, lang)
         escape_fn = _ESCAPES.get(self.fmt)
         say = functools.partial(labels.phrase, escape_fn=escape_fn) if escape_fn else labels.say
-        if template_dir is None:  # the bundled templates: trusted, and a failure is a bug
-            template = self._template(env, kind)
-            text = template.render(report=model, L=labels, say=say, lang=lang)
+        if template_dir is None:
+            # The bundled templates: trusted (a failure is a bug), and written piece by piece.
+            pieces: Iterable[str] = self._template(env, kind).generate(report=view, L=labels, say=say,
+                                                                       lang=lang)
         else:
+            # A user's: sandboxed and rendered whole within a time bound (its size is bounded:
+            # a text, md, html or latex replay holds at most 10,000 deals).
             seconds = _template_seconds()
             try:
                 with _time_bound(seconds):
                     template = self._template(env, kind)
-                    text = template.render(report=model, L=labels, say=say, lang=lang)
+                    pieces = [template.render(report=view, L=labels, say=say, lang=lang)]
             except InputError:
                 raise
             except _TooSlow:
@@ -427,10 +423,16 @@ class TemplateRenderer:
                 raise InputError(f"template error: {_template_message(exc)}", file=where[0],
                                  line=where[1]) from None
         if lang == "zh-Hans":
-            text = to_hans(text)  # names, terms, quotations and the labels alike
-        if self.fmt == "html":
-            text = mark_chinese(text, lang)
-        return ("\ufeff" + text) if self.bom else text
+            # names, terms, quotations and the labels alike; line by line, so that no phrase
+            # of the table is cut between two pieces
+            pieces = (to_hans(chunk) for chunk in _whole_lines(pieces))
+        if self.fmt != "html":
+            yield from pieces
+            return
+        marker = ChineseMarker(lang)
+        for piece in pieces:
+            yield marker.feed(piece)
+        yield marker.close()
 
     def _template(self, env: jinja2.Environment, kind: str) -> jinja2.Template:
         try:
@@ -441,6 +443,11 @@ class TemplateRenderer:
             raise InputError(f"no template {self.template_name(kind)!r} for --format "
                              f"{self.fmt}") from None
 
+    def __call__(self, view: dict[str, Any], *, kind: str = "replay",
+                 template_dir: str | Path | None = None, lang: str = "en") -> str:
+        text = "".join(self.generate(view, kind=kind, template_dir=template_dir, lang=lang))
+        return ("\ufeff" + text) if self.bom else text
+
 
 _TAG = re.compile(r"(<[^>]*>)")
 _HAN_CHARS = "\u2e80-\u2fdf\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -450,32 +457,69 @@ _RAW = ("title", "style", "script", "svg", "textarea")
 """Elements whose text a <span> must not enter (raw text, or SVG where HTML spans do not render)."""
 
 
+def _whole_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The pieces of a text regrouped to end at line ends (the last may not)."""
+    rest = ""
+    for piece in pieces:
+        text = rest + str(piece)
+        cut = text.rfind("\n") + 1
+        if cut:
+            yield text[:cut]
+        rest = text[cut:]
+    if rest:
+        yield rest
+
+
 def mark_chinese(html: str, lang: str) -> str:
     """Wrap each run of hanzi in the text of a page whose language is not Chinese in
     ``<span lang="zh-Hant">`` (zh-Hans for simplified data), so that browsers, screen
     readers and search pick the right font, line breaking and voice for the Chinese terms
     of an English page.  Tags and attribute values are never touched."""
-    if lang.startswith("zh"):
-        return html
-    out, skip = [], None
-    for part in _TAG.split(html):
-        if part.startswith("<"):
-            name = part[1:].split(None, 1)[0].rstrip(">/").lower() if len(part) > 2 else ""
-            if skip is None and name in _RAW and not part.endswith("/>"):
-                skip = name
-            elif skip is not None and name == "/" + skip:
-                skip = None
-            out.append(part)
-        elif skip is None and part:
-            out.append(_HAN.sub(lambda m: f'<span lang="zh-Hant">{m.group()}</span>', part))
-        else:
-            out.append(part)
-    return "".join(out)
+    marker = ChineseMarker(lang)
+    return marker.feed(html) + marker.close()
+
+
+class ChineseMarker:
+    """:func:`mark_chinese` for a page written in pieces: each piece is marked up to its last
+    tag (the text after it may go on in the next piece) and the rest waits."""
+
+    def __init__(self, lang: str) -> None:
+        self.on = not lang.startswith("zh")
+        self.skip: str | None = None
+        self.rest = ""
+
+    def feed(self, piece: str) -> str:
+        if not self.on:
+            return piece
+        text = self.rest + str(piece)  # str(): a Markup piece would escape what waits
+        cut = text.rfind(">") + 1
+        self.rest = text[cut:]
+        return self._mark(text[:cut])
+
+    def close(self) -> str:
+        text, self.rest = self.rest, ""
+        return self._mark(text) if self.on else text
+
+    def _mark(self, html: str) -> str:
+        out = []
+        for part in _TAG.split(html):
+            if part.startswith("<"):
+                name = part[1:].split(None, 1)[0].rstrip(">/").lower() if len(part) > 2 else ""
+                if self.skip is None and name in _RAW and not part.endswith("/>"):
+                    self.skip = name
+                elif self.skip is not None and name == "/" + self.skip:
+                    self.skip = None
+                out.append(part)
+            elif self.skip is None and part:
+                out.append(_HAN.sub(lambda m: f'<span lang="zh-Hant">{m.group()}</span>', part))
+            else:
+                out.append(part)
+        return "".join(out)
 
 
 _ESCAPES: dict[str, Callable[[str], str]] = {
     "html": lambda t: str(escape(t)), "latex": latex_escape, "md": md_escape}
-"""How each format escapes the text of a phrase (``say``); text and csv need nothing."""
+"""How each format escapes the text of a phrase (``say``); text needs nothing."""
 
 
 def _inside(path: str, folder: str | Path) -> bool:
@@ -509,25 +553,194 @@ def _template_message(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if not isinstance(exc, jinja2.TemplateError) else str(exc)
 
 
-def render_json(model: dict[str, Any], **_: Any) -> str:
-    return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
-
-
-RENDERERS: dict[str, Callable[..., str]] = {
+TEMPLATES: dict[str, TemplateRenderer] = {
     "text": TemplateRenderer("text", "txt"),
     "md": TemplateRenderer("md", "md"),
     "html": TemplateRenderer("html", "html"),
     "latex": TemplateRenderer("latex", "tex"),
-    "csv": TemplateRenderer("csv", "csv", bom=True),
-    "json": render_json,
 }
-"""Keys are exactly the ``--format`` choices."""
+"""The formats a jinja2 template renders (for people); json, jsonl and the CSV tables are
+written by code, since their columns and fields are a contract (contract.py, tables.py)."""
+
+CSV_TEMPLATE = TemplateRenderer("csv", "csv", bom=True)
+"""CSV of the kinds whose table is still a template (sitting, reconstruct, simulate)."""
+
+
+def render_json(model: dict[str, Any], **_: Any) -> str:
+    return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
+
+
+RENDERERS: dict[str, Callable[..., str]] = {**TEMPLATES, "csv": CSV_TEMPLATE, "json": render_json}
+"""Whole-text renderers of the kinds that build one model at once (sitting, reconstruct); a
+replay, an explanation and the rule tables go through :func:`render_report`."""
+
+
+# ---------------------------------------------------------------------- every format, one place
+
+FORMATS = ("text", "md", "html", "latex", "csv", "ledger", "json", "jsonl")
+"""Every ``--format`` choice of every command (each command offers those that fit its kind)."""
+
+STREAMED = ("json", "jsonl", "csv", "ledger")
+"""Formats written item by item in constant memory (a document's items are never all held)."""
+
+
+@dataclass
+class Report:
+    """What a command renders: a model (an envelope) and, for a document of many items (the
+    deals of a replay), those items as a lazy iterable, consumed once while writing."""
+
+    kind: str
+    model: dict[str, Any]
+    view: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Model → what the templates read (views.py); None: the model itself."""
+    items_key: str | None = None
+    items: Iterable[dict[str, Any]] | None = None
+    count: int | None = None
+    """How many items, when a template needs to know before it has seen them."""
+    item_views: Callable[[Iterable[dict[str, Any]], str], Iterable[dict[str, Any]]] | None = None
+    """Item models → what the templates read, in the report language (second argument)."""
 
 
 def formats_for(kind: str) -> list[str]:
-    """The ``--format`` choices that have a bundled template for *kind* (json always)."""
+    """The ``--format`` choices that fit *kind*: its templates, its CSV tables, JSON (and JSON
+    Lines for documents of many items)."""
+    from .tables import TABLES
+
     out = []
-    for name, r in RENDERERS.items():
-        if not isinstance(r, TemplateRenderer) or (data_dir("templates") / r.template_name(kind)).is_file():
+    for name in FORMATS:
+        r = TEMPLATES.get(name)
+        if r is not None:
+            if (data_dir("templates") / r.template_name(kind)).is_file():
+                out.append(name)
+        elif name in ("csv", "ledger"):
+            templated = name == "csv" and (data_dir("templates") / f"{kind}.csv.j2").is_file()
+            if (kind, name) in TABLES or templated:
+                out.append(name)
+        elif name == "json" or kind == "replay":
             out.append(name)
     return out
+
+
+class OnePass:
+    """The items of a document for a template: their number known ahead, each built when the
+    template reaches it and dropped after (so an HTML report of many deals stays small)."""
+
+    def __init__(self, items: Iterable[dict[str, Any]], count: int) -> None:
+        self._items, self._count, self._used = items, count, False
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self._used:
+            raise RuntimeError("a template reads the deals once (use report.index for a list of them)")
+        self._used = True
+        return iter(self._items)
+
+
+def json_compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def render_report(report: Report, fmt: str, out: Any, *, lang: str = "en",
+                  template_dir: str | Path | None = None) -> None:
+    """Write *report* in *fmt* to the text stream *out*, item by item where there are items."""
+    from .tables import TABLES, write_csv
+
+    model, key = report.model, report.items_key
+    if fmt == "json":
+        if key is None:
+            out.write(json.dumps(model, ensure_ascii=False, indent=2) + "\n")
+            return
+        # The envelope first, then one item per line as it is made.
+        head = json.dumps(model, ensure_ascii=False, indent=2)
+        out.write(head[:-2] + f',\n  "{key}": [')
+        first = True
+        for item in report.items or ():
+            out.write(("\n    " if first else ",\n    ") + json_compact(item))
+            first = False
+        out.write("\n  ]\n}\n" if not first else "]\n}\n")
+    elif fmt == "jsonl":
+        if key is None:
+            raise InputError(f"--format jsonl is for documents of many items; {report.kind} has one")
+        out.write(json_compact({**model, "kind": f"{report.kind}-header"}) + "\n")
+        for item in report.items or ():
+            out.write(json_compact(item) + "\n")
+    elif (report.kind, fmt) in TABLES:
+        columns, rows = TABLES[(report.kind, fmt)]
+        table = rows(model, report.items)
+        if lang == "zh-Hans":
+            table = ([to_hans(c) if isinstance(c, str) else c for c in row] for row in table)
+        write_csv(columns, table, out)
+    elif fmt == "csv" and report.items_key is None:
+        out.write(CSV_TEMPLATE(report.view(model) if report.view else model, kind=report.kind,
+                               template_dir=template_dir, lang=lang))
+    elif fmt in TEMPLATES:
+        if key is None:
+            view = report.view(model) if report.view else model
+        else:
+            items = report.item_views(report.items or (), lang) if report.item_views else report.items or ()
+            view = report.view(model) if report.view else dict(model)
+            view[key] = OnePass(items, report.count if report.count is not None else 0)
+        for piece in TEMPLATES[fmt].generate(view, kind=report.kind, template_dir=template_dir, lang=lang):
+            out.write(piece)
+    else:
+        raise InputError(f"--format {fmt} is not available for {report.kind} "
+                         f"(formats: {', '.join(formats_for(report.kind))})")
+
+
+def render_text(report: Report, fmt: str, **kwargs: Any) -> str:
+    """:func:`render_report` into a string (small documents, tests)."""
+    buf = io.StringIO()
+    render_report(report, fmt, buf, **kwargs)
+    return buf.getvalue()
+
+
+def replay_report(deals: Iterable[Any], rulesets: Sequence[Any], *, stamp: dict[str, Any],
+                  settle_row: Callable[[Any], Sequence[Any]] | None = None,
+                  settlements: Iterable[Sequence[Any]] | None = None, input_name: str = "",
+                  full_sources: bool = False, count: int | None = None,
+                  index: list[dict[str, Any]] | None = None) -> Report:
+    """A replay document ready to render: the head now, each deal's model when a writer gets to
+    it.  Give ``settle_row(deal)`` (the deal under every ruleset) or the *settlements* of each
+    deal in order.  *count* and *index* (ids and titles) are what the templates need ahead."""
+    from .replay import replay_deals, replay_head
+    from .views import deal_views, head_view
+
+    head, keys = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
+    if settle_row is None:
+        rows = iter(settlements or ())
+
+        def settle_row(_deal: Any) -> Sequence[Any]:
+            return next(rows)
+    if count is None and isinstance(deals, Sequence):
+        count = len(deals)
+        index = [{"id": d.id, "title": d.title} for d in deals]
+    items = replay_deals(deals, settle_row, keys, full_sources=full_sources)
+    shown_index = index or []
+    return Report("replay", head, view=lambda m: {**head_view(m, None), "index": shown_index},
+                  items_key="deals", items=items, count=count,
+                  item_views=lambda models, lang: deal_views(models, rulesets, head, lang))
+
+
+def rules_table_report(rs: Any, *, stamp: dict[str, Any], lang: str = "en") -> Report:
+    """``rules table``: the model of one ruleset's items, ready to render in any format."""
+    from .ruletable import rules_table, rules_table_view
+
+    return Report("rules-table", rules_table(rs, stamp=stamp, lang=lang),
+                  view=lambda m: rules_table_view(rs, stamp=m["stamp"], lang=lang))
+
+
+def rules_diff_report(rulesets: Sequence[Any], *, stamp: dict[str, Any], lang: str = "en") -> Report:
+    """``rules diff``: several rulesets compared by concept, ready to render in any format."""
+    from .ruletable import rules_diff, rules_diff_view
+
+    return Report("rules-diff", rules_diff(rulesets, stamp=stamp, lang=lang),
+                  view=lambda m: rules_diff_view(rulesets, stamp=m["stamp"], lang=lang))
+
+
+def explain_doc(deal: Any, settlement: Any, seat: Any, *, stamp: dict[str, Any]) -> Report:
+    """``explain``: every ledger line behind one seat's net, ready to render in any format."""
+    from .explain import explain_report, explain_view
+
+    return Report("explain", explain_report(deal, settlement, seat, stamp=stamp), view=explain_view)

@@ -1,35 +1,38 @@
-"""The report model: plain data built once from settlements, rendered by templates.
+"""The replay report model: plain data, built deal by deal, the same for every format.
 
-Renderers never touch game logic; they only read this model.  The JSON format
-is this model as it stands, so its field names are a stable interface:
-``deals[i].id``, ``deals[i].results[j].ruleset``, ``.status`` (``played`` or
-``mian_dou``), ``.seats.<seat>.tricks``, ``.seats.<seat>.net``, ``.ledger`` and
-``.fired``.  Newer fields are only ever added: per deal the side-by-side
-``grid`` (one column per ruleset), the ``chart`` of nets, the ``differences``
-(compare.py); per seat ``by_channel``; at the end the reproducibility ``stamp``.
+A replay document is a *head* — envelope (``schema_version``, ``kind``, ``stamp``), the
+rulesets (with each rule's citation), the ``sources`` table and the accounts — and its
+*deals*, each built from the deal's settlements by :func:`deal_model` when it is needed
+and dropped once written, so a replay of any number of deals takes the same memory.
+
+Field names are a contract (``io/schemas/output/replay.schema.json``,
+docs/output-formats.md): ``deals[i].results[j].ruleset``, ``.status`` (``played`` or
+``mian_dou``), ``.seats.<seat>.tricks`` and ``.net``, ``.fired``, ``.ledger``, ``.matrix``,
+``.guan_dui``, ``.notes``.  Amounts are numbers of 注 (:func:`~mahdiao_rules.units.json_number`).
+A fired item or ledger line names its source by key (``"source": "fengnd_madiao"``, a key of
+the document's ``sources`` table; the whole citation, quoted words and all, is in
+``rulesets[k].rules[rule id].citation``); with ``full_sources`` it also carries the citation.
+Texts for people (``1½``, 捉/滅, the side-by-side grid, charts, the differences) are views
+(views.py), not data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .. import __version__
 from ..cards import CARD_HANZI
-from ..deal import SEAT_HANZI, SEATS, Deal
+from ..deal import SEATS, Deal
 from ..io import dealcode
-from ..play.tricks import ACTION_HANZI, PlayResult
-from ..ruleset import colour_of
-from ..ruleset.model import CHANNEL_HANZI, Ruleset
-from ..settle.hand import Firing, Settlement
+from ..play.tricks import PlayResult, play_trick
+from ..ruleset.model import Ruleset
+from ..settle.hand import Settlement
 from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI, matrix
-from ..units import format_zhu, json_number, zhu
-from .cite import bibliography, used_sources
-from .compare import differences
+from ..units import json_number
+from .contract import citation_data, citation_of, envelope, offences, rules, sources_table
 
 CHANNEL_ORDER = ("kai_zhu", "qiao_men", "gong_he", "san_jia", "guan_dui", "fa_li", "dai_pei")
-ALWAYS_SHOWN = ("kai_zhu", "qiao_men", "gong_he", "guan_dui")
-"""Side-by-side subtotal rows: 開注, 敲門, 賀 and 官堆 always, the others when nonzero."""
+"""Every ledger channel, in the order reports show their subtotals (both 開注 readings are 開注)."""
 
 
 def channel_bucket(channel: str) -> str:
@@ -48,11 +51,10 @@ def by_channel(s: Settlement) -> list[dict[str, int]]:
     return out
 
 
-def _amount(t: int) -> dict[str, Any]:
-    return {"zhu": json_number(t), "text": format_zhu(t)}
-
-
-def ruleset_info(rs: Ruleset) -> dict[str, Any]:
+def ruleset_info(rs: Ruleset, keys: dict[tuple[str, str], str] | None = None) -> dict[str, Any]:
+    """A ruleset as a document lists it: names, file, hash, options, unit and every rule's citation."""
+    if keys is None:
+        keys = sources_table([rs])[1]
     return {
         "id": rs.id,
         "name": rs.name,
@@ -62,8 +64,8 @@ def ruleset_info(rs: Ruleset) -> dict[str, Any]:
         "item_count": rs.item_count,
         "options": dict(rs.option_values),
         "zhu_per_diao": rs.zhu_per_diao,
-        "sources": {k: {"title": v.get("title", ""), "url": v.get("url", "")}
-                    for k, v in rs.sources.items()},
+        "rules": rules(rs, keys),
+        "offences": offences(rs, keys),
     }
 
 
@@ -90,26 +92,50 @@ def deal_info(deal: Deal) -> dict[str, Any]:
 
 
 def tricks_info(play: PlayResult | None) -> list[dict[str, Any]]:
+    """The tricks as played: leader, cards in play order, 捉/滅 of each, winner."""
     if play is None:
         return []
-    return [
-        {
-            "number": t.number,
-            "lead": t.lead.id,
-            "cards": [
-                {"seat": t.seat_of(i).id, "card": CARD_HANZI[c], "action": a,
-                 "action_hanzi": ACTION_HANZI[a]}
-                for i, (c, a) in enumerate(zip(t.cards, t.actions, strict=True))
-            ],
-            "winner": t.winner.id,
-            "winning_card": CARD_HANZI[t.winning_card],
-        }
-        for t in play.tricks
-    ]
+    return [{"lead": t.lead.id, "cards": [CARD_HANZI[c] for c in t.cards], "actions": list(t.actions),
+             "winner": t.winner.id} for t in play.tricks]
 
 
-def result_info(s: Settlement) -> dict[str, Any]:
+def recorded_tricks(deal: Deal) -> list[dict[str, Any]]:
+    """The deal's recorded tricks with each play's 捉/滅 and the winner (as any ruleset replays them)."""
+    if deal.play is None:
+        return []
+    out = []
+    for n, t in enumerate(deal.play, start=1):
+        p = play_trick(n, t.lead, t.cards)
+        out.append({"lead": p.lead.id, "cards": [CARD_HANZI[c] for c in p.cards], "actions": list(p.actions),
+                    "winner": p.winner.id})
+    return out
+
+
+class _Cite:
+    """Source keys (and quotes) of one ruleset's rules, looked up once per rule id."""
+
+    def __init__(self, rs: Ruleset, keys: dict[tuple[str, str], str], full: bool) -> None:
+        self.rs, self.keys, self.full = rs, keys, full
+        self.memo: dict[str, dict[str, Any]] = {}
+
+    def __call__(self, rule_id: str, channel: str = "") -> dict[str, Any]:
+        memo = rule_id if channel != "dai_pei" else "dai_pei:" + rule_id
+        out = self.memo.get(memo)
+        if out is None:
+            c = citation_of(self.rs, rule_id, channel)
+            key = self.keys.get((self.rs.id, c.ref), c.ref) if c is not None else None
+            out = {"source": key}
+            if self.full:
+                out["citation"] = citation_data(c) if c is not None else []
+            self.memo[memo] = out
+        return out
+
+
+def result_info(s: Settlement, keys: dict[tuple[str, str], str] | None = None, *,
+                full_sources: bool = False) -> dict[str, Any]:
+    """One deal under one ruleset."""
     rs = s.ruleset
+    cite = _Cite(rs, keys if keys is not None else sources_table([rs])[1], full_sources)
     nets = s.nets
     banker = s.deal.banker
     channels = by_channel(s)
@@ -121,48 +147,50 @@ def result_info(s: Settlement) -> dict[str, Any]:
             "tricks": len(won),
             "won": [CARD_HANZI[c] for c in won],
             "net": json_number(nets[seat]),
-            "net_text": format_zhu(nets[seat], signed=True),
             "by_channel": {k: json_number(v) for k, v in channels[seat].items()},
         }
-    items = [
-        {
+    cards: dict[int, str] = {}  # firing → its cards as text, computed once for all its lines
+
+    def cards_of(f: Any) -> list[str]:
+        return [CARD_HANZI[c] for c in f.cards]
+
+    items = []
+    for f in s.firings:
+        if f.amount == 0 and not f.item.ends_hand:
+            continue
+        shown = cards_of(f)
+        cards[id(f)] = " ".join(shown)
+        items.append({
             "id": f.item.id,
-            "concept": f.item.concept or f.item.id,
             "name": f.item.name,
             "seat": f.seat.id,
             "zhu": json_number(f.amount),
-            "zhu_text": format_zhu(f.amount),
             "count": f.count,
-            "cards": [CARD_HANZI[c] for c in f.cards],
-            "channel": f.item.channel,
-            "channel_hanzi": CHANNEL_HANZI.get(f.item.channel, f.item.channel),
-            "phase": f.item.phase,
-            "ends_hand": f.item.ends_hand,
-            "source": f.item.source.short,
-            "source_ref": f.item.source.ref,
-        }
-        for f in s.firings
-        if f.amount != 0 or f.item.ends_hand
-    ]
-    ledger = [
-        {
+            "cards": shown,
+            **cite(f.item.id),
+        })
+    ledger = []
+    for t in s.ledger:
+        if t.detail or t.firing is None:
+            note = t.detail
+        else:
+            note = cards.get(id(t.firing))
+            if note is None:
+                note = cards[id(t.firing)] = " ".join(cards_of(t.firing))
+        ledger.append({
             "payer": ACCOUNT_IDS[t.payer],
             "payee": ACCOUNT_IDS[t.payee],
             "amount": json_number(t.amount),
-            "amount_text": format_zhu(t.amount),
             "item": t.item,
             "name": t.name,
             "channel": t.channel,
             "holder": ACCOUNT_IDS[t.holder],
-            "note": t.note,
-            "source": t.source,
-        }
-        for t in s.ledger
-    ]
+            "note": note,
+            **cite(t.item, t.channel),
+        })
     m = matrix(s.ledger)
     return {
         "ruleset": rs.id,
-        "ruleset_name": rs.name,
         "status": s.status,
         "first_leader": s.first_leader.id,
         "first_leader_differs": bool(s.play is not None and s.play.recorded
@@ -173,13 +201,10 @@ def result_info(s: Settlement) -> dict[str, Any]:
         "ledger": ledger,
         "matrix": {ACCOUNT_IDS[a]: {ACCOUNT_IDS[b]: json_number(m[a][b]) for b in range(5)}
                    for a in range(5)},
-        "matrix_text": {ACCOUNT_IDS[a]: {ACCOUNT_IDS[b]: format_zhu(m[a][b]) if m[a][b] else ""
-                                         for b in range(5)} for a in range(5)},
         "guan_dui": {
             "start": json_number(s.pool_start),
             "end": json_number(s.pool_end),
             "net": json_number(nets[GUAN_DUI]),
-            "net_text": format_zhu(nets[GUAN_DUI], signed=True),
         },
         "balance": json_number(sum(nets)),
         "next_banker": s.next_banker.id if s.next_banker is not None else None,
@@ -188,138 +213,60 @@ def result_info(s: Settlement) -> dict[str, Any]:
         "chong": [
             {"order": i + 1, "card": CARD_HANZI[t.card], "seat": t.seat.id,
              "anchor": CARD_HANZI[t.anchor], "kind": t.kind, "duo": t.duo,
-             "points": json_number(t.points), "points_text": format_zhu(t.points)}
+             "points": json_number(t.points)}
             for i, t in enumerate(s.chong)
         ],
     }
 
 
-def _plain(text: str, state: str = "value") -> dict[str, Any]:
-    """A grid cell that is not a firing (tricks, subtotals, net, an absent or silent item)."""
-    return {"state": state, "text": text, "cards": [], "names": [], "sources": [], "refs": []}
+def deal_model(deal: Deal, row: Sequence[Settlement], keys: dict[tuple[str, str], str], *,
+               full_sources: bool = False) -> dict[str, Any]:
+    """One deal of a replay: what was dealt (and recorded), and its result under each ruleset.
+
+    ``tricks`` is the recorded play as replayed (empty without a record); a result's
+    ``tricks`` is the play under that ruleset, or null when it is exactly the deal's
+    ``tricks`` (so a recorded play is written once, not once per ruleset)."""
+    info = deal_info(deal)
+    results = [result_info(s, keys, full_sources=full_sources) for s in row]
+    info["tricks"] = recorded_tricks(deal)
+    if info["tricks"]:
+        for r in results:
+            if r["tricks"] == info["tricks"]:
+                r["tricks"] = None
+    info["results"] = results
+    return info
 
 
-def _cell(firings: list[Firing]) -> dict[str, Any]:
-    parts = []
-    for f in firings:
-        text = format_zhu(f.amount) + (f" (×{f.count})" if f.count > 1 else "")
-        parts.append(text + (" 免斗" if f.item.ends_hand else ""))
-    return {
-        "state": "fired",
-        "text": " ".join(parts),
-        "cards": [CARD_HANZI[c] for f in firings for c in f.cards],
-        "names": sorted({f.item.name for f in firings}),
-        "sources": sorted({f.item.source.short for f in firings}),
-        "refs": sorted({f.item.source.ref for f in firings}),
-    }
+def replay_head(rulesets: Sequence[Ruleset], stamp: dict[str, Any], *, input_name: str = "",
+                full_sources: bool = False) -> tuple[dict[str, Any], dict[tuple[str, str], str]]:
+    """Everything of a replay document but its deals, and the source keys of each ruleset."""
+    table, keys = sources_table(rulesets)
+    head = envelope(
+        "replay", stamp,
+        input=input_name,
+        full_sources=full_sources,
+        rulesets=[ruleset_info(rs, keys) for rs in rulesets],
+        accounts=dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)),
+        channels=list(CHANNEL_ORDER),
+        sources=table,
+    )
+    return head, keys
 
 
-def grid_info(row: Sequence[Settlement]) -> dict[str, Any]:
-    """The side-by-side table of one deal: per seat, rows × one column per ruleset.
-
-    Rows are the seat's tricks, each item concept that fired for the seat under
-    some ruleset ("·" where it exists but did not fire, "—" where the ruleset has
-    no such item), the subtotals by channel and the net; every cell has "text".
-    """
-    concepts: dict[str, str] = {}  # concept → name, in the rulesets' order
-    for s in row:
-        for item in s.ruleset.items.values():
-            concepts.setdefault(item.concept or item.id, item.name)
-    channels = [by_channel(s) for s in row]
-    used = {k for per_seat in channels for seat in per_seat for k, v in seat.items() if v}
-    shown = [c for c in CHANNEL_ORDER if c in ALWAYS_SHOWN or c in used]
-    shown += sorted(used - set(shown))
-    seats = []
-    for seat in SEATS:
-        tricks = [str(len(s.play.won[seat])) if s.play else "—" for s in row]
-        rows: list[dict[str, Any]] = [{
-            "kind": "tricks", "key": "tricks", "name": "卓",
-            "cells": [_plain(t) for t in tricks], "differs": len(set(tricks)) > 1,
-        }]
-        for concept, name in concepts.items():
-            fired = [[f for f in s.firings if f.seat == seat and (f.item.concept or f.item.id) == concept
-                      and (f.amount or f.item.ends_hand)] for s in row]
-            if not any(fired):
-                continue
-            cells = []
-            for s, fs in zip(row, fired, strict=True):
-                if fs:
-                    cells.append(_cell(fs))
-                else:
-                    has = any((i.concept or i.id) == concept for i in s.ruleset.items.values())
-                    cells.append(_plain("·", "silent") if has else _plain("—", "absent"))
-            rows.append({"kind": "item", "key": concept, "name": name, "cells": cells,
-                         "differs": len({c["text"] for c in cells}) > 1})
-        for ch in shown:
-            values = [c[seat].get(ch, 0) for c in channels]
-            rows.append({"kind": "channel", "key": ch, "name": CHANNEL_HANZI.get(ch, ch),
-                         "cells": [_plain(format_zhu(v, signed=True)) for v in values],
-                         "differs": len(set(values)) > 1})
-        net = [s.nets[seat] for s in row]
-        rows.append({"kind": "net", "key": "net", "name": "淨",
-                     "cells": [_plain(format_zhu(v, signed=True)) for v in net],
-                     "differs": len(set(net)) > 1})
-        seats.append({"seat": seat.id, "hanzi": SEAT_HANZI[seat],
-                      "role": "椿" if seat == row[0].deal.banker else "散", "rows": rows})
-    return {"rulesets": [s.ruleset.id for s in row], "seats": seats}
-
-
-def net_chart(row: Sequence[Settlement]) -> dict[str, Any]:
-    """Chart spec (svg.py): net 注 per seat, one bar per ruleset."""
-    return {
-        "categories": [f"{SEAT_HANZI[seat]} {seat.id}" for seat in SEATS],
-        "series": [s.ruleset.id for s in row],
-        "colours": [colour_of(s.ruleset) for s in row],
-        "values": [[float(zhu(s.nets[seat])) for s in row] for seat in SEATS],
-        "unit": "注",
-    }
-
-
-def _channels_used(deals: list[dict[str, Any]]) -> list[str]:
-    """Subtotal channels of the whole report: the usual ones in order, then any other."""
-    seen = {k for d in deals for r in d["results"] for v in r["seats"].values() for k in v["by_channel"]}
-    return [c for c in CHANNEL_ORDER if c in ALWAYS_SHOWN or c in seen] + sorted(seen - set(CHANNEL_ORDER))
-
-
-def source_list(rulesets: Sequence[Ruleset]) -> list[dict[str, Any]]:
-    """Every cited source once: key, full reference (``title``), URL (``where``), citing rulesets."""
-    rows = bibliography(used_sources(rulesets), rulesets)
-    return [{**r, "title": r["text"], "where": r["url"]} for r in rows]
-
-
-def stamp_info(rulesets: Sequence[Ruleset], deal_ids: Sequence[str], command: str) -> dict[str, Any]:
-    """What it takes to reproduce a report: tool version, rulesets (hash, options), deals, command."""
-    return {
-        "version": __version__,
-        "rulesets": {rs.id: {"hash": rs.content_hash, "options": dict(rs.option_values)}
-                     for rs in rulesets},
-        "deals": list(deal_ids),
-        "command": command,
-    }
+def replay_deals(deals: Iterable[Deal], settle_row: Any, keys: dict[tuple[str, str], str], *,
+                 full_sources: bool = False) -> Iterator[dict[str, Any]]:
+    """The deal models of *deals*, one at a time; ``settle_row(deal)`` settles one deal under
+    every ruleset of the run."""
+    for deal in deals:
+        yield deal_model(deal, settle_row(deal), keys, full_sources=full_sources)
 
 
 def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
-                 settlements: Sequence[Sequence[Settlement]], *, command: str = "",
-                 input_name: str = "", lang: str = "en") -> dict[str, Any]:
-    """The whole replay report: settlements[i][j] is deal i under ruleset j (the differences
-    worded for the report language *lang*)."""
-    out_deals = []
-    for deal, row in zip(deals, settlements, strict=True):
-        info = deal_info(deal)
-        info["results"] = [result_info(s) for s in row]
-        played = next((r for r in info["results"] if r["tricks"]), None)
-        info["tricks"] = played["tricks"] if deal.play is not None and played else []
-        info["grid"] = grid_info(row)
-        info["chart"] = net_chart(row)
-        info["differences"] = differences(deal.play[0].lead.id if deal.play else None, row, lang)
-        out_deals.append(info)
-    return {
-        "tool": {"name": "mahdiao-rules", "version": __version__},
-        "input": input_name,
-        "rulesets": [ruleset_info(rs) for rs in rulesets],
-        "accounts": {a: h for a, h in zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)},
-        "deals": out_deals,
-        "channels": _channels_used(out_deals),
-        "source_list": source_list(rulesets),
-        "stamp": stamp_info(rulesets, [d.id for d in deals], command),
-    }
+                 settlements: Sequence[Sequence[Settlement]], *, stamp: dict[str, Any],
+                 input_name: str = "", full_sources: bool = False) -> dict[str, Any]:
+    """A whole replay document in memory (small runs and tests); ``settlements[i][j]`` is deal
+    *i* under ruleset *j*."""
+    head, keys = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
+    head["deals"] = [deal_model(d, row, keys, full_sources=full_sources)
+                     for d, row in zip(deals, settlements, strict=True)]
+    return head

@@ -1,5 +1,9 @@
 """Rule tables for articles: one ruleset's items, and several rulesets compared by concept.
 
+:func:`rules_table` and :func:`rules_diff` are the models (plain data: ``rules-table`` and
+``rules-diff`` in docs/output-formats.md); :func:`rules_table_view` and :func:`rules_diff_view`
+what the templates show (footnote numbers, shown texts, the chart, the glossary).
+
 Both models are plain data for the templates ``rules-table.*.j2`` and ``rules-diff.*.j2``.
 Conditions and amounts are generated from each item's YAML by describe.py, so a table can
 never disagree with what the engine pays; names carry pinyin and English (terms.py), glosses
@@ -12,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from ..ruleset import colour_of
@@ -20,8 +25,11 @@ from ..ruleset.correspondences import Same, row_key
 from ..ruleset.describe import Describer
 from ..ruleset.model import Citation, ItemDef, Ruleset
 from ..ruleset.terms import english, glossary_for, pinyin, translated
+from ..units import json_number
 from .cite import bibliography, citation_text, cite_parts, short_reference, used_sources
-from .replay import ruleset_info, stamp_info
+from .contract import citation_data, envelope, sources_table
+from .contract import stamp as run_stamp
+from .replay import ruleset_info
 
 
 def prose_lang(lang: str) -> str:
@@ -139,9 +147,10 @@ def _describers(rs: Ruleset, lang: str) -> tuple[Describer, list[dict[str, str]]
     return Describer(rs, prose_lang(lang), shared=shared), formulas
 
 
-def rules_table(rs: Ruleset, *, command: str = "", lang: str = "en") -> dict[str, Any]:
+def rules_table_view(rs: Ruleset, *, stamp: dict[str, Any] | None = None, lang: str = "en") -> dict[str, Any]:
     """Every item of *rs*: names (hanzi, pinyin, English), generated condition and amount,
-    channel, status, footnoted source; the options, fines, formulas and glossary."""
+    channel, status, footnoted source; the options, fines, formulas and glossary — as the
+    templates show them (the model, for JSON and CSV, is :func:`rules_table`)."""
     d, formulas = _describers(rs, lang)
     tx = Texts(rs, lang)
     sources = used_sources([rs])
@@ -194,7 +203,7 @@ def rules_table(rs: Ruleset, *, command: str = "", lang: str = "en") -> dict[str
         "glossary": glossary_for(texts, sets),
         "bibliography": bib,
         "source_list": bib,
-        "stamp": stamp_info([rs], [], command),
+        "stamp": stamp if stamp is not None else run_stamp(""),
     }
 
 
@@ -231,8 +240,10 @@ def _cell(rs: Ruleset, d: Describer, members: list[ItemDef]) -> dict[str, Any]:
             "value": d.zhu_value(first.raw) if len(members) == 1 else None, **status}
 
 
-def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "", lang: str = "en") -> dict[str, Any]:
-    """One row per concept, one column per ruleset.
+def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None = None,
+                    lang: str = "en") -> dict[str, Any]:
+    """One row per concept, one column per ruleset, as the templates show it (the model, for
+    JSON and CSV, is :func:`rules_diff`).
 
     Rows are aligned by concept and by the declared correspondences (correspondences.py).
     Each row is *same* (every ruleset has it and pays it alike), *differs* (amount, channel or
@@ -319,5 +330,98 @@ def rules_diff(rulesets: Sequence[Ruleset], *, command: str = "", lang: str = "e
                                  {k: v for rs in rulesets for k, v in rs.set_info.items()}),
         "bibliography": bibliography(sources, rulesets),
         "source_list": bibliography(sources, rulesets),
-        "stamp": stamp_info(rulesets, [], command),
+        "stamp": stamp if stamp is not None else run_stamp(""),
     }
+
+
+# ====================================================================== the models (JSON, CSV)
+
+_ITEM_FIELDS = ("id", "name", "pinyin", "en", "gloss", "concept", "phase", "condition", "amount",
+                "short_amount", "channel", "group", "ends_hand", "split", "bank", "note", "status",
+                "base_status", "inherited_from", "status_basis")
+
+
+def _number(value: Any) -> int | float | str | None:
+    """An amount from the YAML (注; a number, or a fine's text such as ``"2"``) as the JSON writes
+    amounts, exactly; None when it is not one number or not a whole number of ticks."""
+    if value is None:
+        return None
+    try:
+        q = Fraction(str(value)) * 24
+    except (ValueError, ZeroDivisionError):
+        return None
+    return json_number(int(q)) if q.denominator == 1 else None
+
+
+def _cited(c: Citation) -> dict[str, Any]:
+    return {"source": c.ref, "citation": citation_data(c)}
+
+
+def _tag_data(value: Any) -> Any:
+    return citation_data(value) if isinstance(value, Citation) else str(value)
+
+
+def _option_data(rs: Ruleset) -> list[dict[str, Any]]:
+    return [{"ruleset": rs.id, "name": o.name, "title": o.title, "description": o.description,
+             "default": o.default, "current": rs.option_values.get(o.name, o.default),
+             "choices": [{"value": k, "description": v,
+                          **(_cited(o.choice_sources[k]) if k in o.choice_sources else {})}
+                         for k, v in o.choices.items()],
+             **_cited(o.source)} for o in rs.options.values()]
+
+
+def _ruleset_data(rs: Ruleset, keys: Any) -> dict[str, Any]:
+    return {k: v for k, v in ruleset_info(rs, keys).items() if k not in ("rules", "offences")}
+
+
+def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The rule table of *rs* as data: every item with its generated condition and amount
+    (``zhu``: the number of 注 when it is a number), status and citation; fines; options."""
+    view = rules_table_view(rs, stamp=stamp, lang=lang)
+    d = Describer(rs, prose_lang(lang))
+    table, keys = sources_table([rs])
+    items = []
+    for shown, item in zip(view["items"], rs.items.values(), strict=True):
+        items.append({**{k: shown[k] for k in _ITEM_FIELDS}, "zhu": _number(d.zhu_value(item.raw)),
+                      **_cited(item.source), "tags": {t: _tag_data(v) for t, v in item.tags.items()}})
+    fines = [{"id": f.id, "name": f.name, "gloss": f.gloss, "amount": f.zhu_text, "zhu": _number(f.zhu_text),
+              "to": f.to, "ends_hand": f.ends_hand, **_cited(f.source)} for f in rs.fines.values()]
+    decisions = [{"id": d.id, "name": d.name, "reading": d.reading, "alternatives": d.alternatives,
+                  "reason": d.reason, **_cited(d.source)} for d in rs.decisions]
+    return envelope("rules-table", stamp, lang=lang,
+                    ruleset={**_ruleset_data(rs, keys), "description": rs.description}, items=items,
+                    options=_option_data(rs), decisions=decisions, fines=fines, statuses=view["statuses"],
+                    sources=table)
+
+
+_CELL_FIELDS = ("item", "name", "amount", "condition", "channel", "status", "base_status", "inherited_from",
+                "status_basis")
+
+
+def rules_diff(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The rulesets compared by concept, as data: per row its state (same, differs, partial)
+    and one cell per ruleset (its items, amount — ``zhu`` when a number —, condition, status and
+    citation; ``present: false`` where the ruleset has no such item)."""
+    view = rules_diff_view(rulesets, stamp=stamp, lang=lang)
+    table, keys = sources_table(rulesets)
+    rows = []
+    for row in view["rows"]:
+        cells = []
+        for rs, cell in zip(rulesets, row["cells"], strict=True):
+            if not cell["present"]:
+                cells.append({"present": False})
+                continue
+            item = rs.items[cell["item"]]
+            cells.append({"present": True, **{k: cell.get(k) for k in _CELL_FIELDS},
+                          "zhu": _number(cell["value"]),
+                          "items": [{"id": p["id"], "name": p["name"], "short_amount": p["short"],
+                                     "amount": p["amount"], "condition": p["condition"],
+                                     "channel": p["channel"]} for p in cell["items"]],
+                          **_cited(item.source)})
+        rows.append({"concept": row["concept"], "name": row["name"], "pinyin": row["pinyin"], "en": row["en"],
+                     "state": row["state"], "cells": cells, "differs": row["differs"],
+                     "condition_differs": row["condition_differs"], "channels_differ": row["channels_differ"],
+                     "correspondence": row["correspondence"]})
+    return envelope("rules-diff", stamp, lang=lang, rulesets=[_ruleset_data(rs, keys) for rs in rulesets],
+                    units=[rs.zhu_per_diao for rs in rulesets], rows=rows,
+                    options=[o for rs in rulesets for o in _option_data(rs)], sources=table)

@@ -28,7 +28,9 @@ from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI
 from ..sitting.engine import SittingResult, procedure_of
 from ..sitting.stats import spells, tenure
 from ..units import format_zhu, json_number, zhu
-from .replay import result_info, ruleset_info, source_list
+from .contract import stamp as run_stamp
+from .replay import ruleset_info
+from .views import settlement_view, source_rows
 
 SAME_DEALS = ("Every ruleset plays the same deals, dealt to the same seats, and follows its own "
               "bank sequence: where the 椿 differ, the same cards are settled with another 椿.")
@@ -153,7 +155,7 @@ def result_block(res: SittingResult) -> dict[str, Any]:
             "next_banker": s.next_banker.id if s.next_banker is not None else None,
             "next_banker_reason": s.next_banker_reason,
             "notes": list(h.notes),
-            "settlement": result_info(s),
+            "settlement": settlement_view(s),
         })
     bankers = [int(h.banker) for h in res.hands]
     ten = tenure(bankers)
@@ -231,15 +233,7 @@ def bank_table(results: Sequence[SittingResult]) -> list[dict[str, Any]]:
 
 def stamp(rulesets: Sequence[Ruleset], sitting: Sitting, command: str,
           trust_record: bool) -> dict[str, Any]:
-    return {
-        "version": __version__,
-        "rulesets": {rs.id: {"hash": rs.content_hash, "options": dict(rs.option_values)}
-                     for rs in rulesets},
-        "deals": [h.deal.id for h in sitting.hands],
-        "seed": sitting.seed,
-        "trust_record": trust_record,
-        "command": command,
-    }
+    return {**run_stamp(command, rulesets, seed=sitting.seed), "trust_record": trust_record}
 
 
 def build_sitting_report(sitting: Sitting, results: Sequence[SittingResult], *, command: str = "",
@@ -266,6 +260,6 @@ def build_sitting_report(sitting: Sitting, results: Sequence[SittingResult], *, 
         "bank_table": table,
         "bank_differs": [row["number"] for row in table if row["differs"]],
         "results": [result_block(r) for r in results],
-        "source_list": source_list(rulesets),
+        "source_list": source_rows(rulesets),
         "stamp": stamp(rulesets, sitting, command, trust_record),
     }
