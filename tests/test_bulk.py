@@ -80,6 +80,19 @@ def test_deal_jsonl_round_trip_through_validate_and_replay(tmp_path):
     assert ids[:2] == ["bulk-1", "bulk-2"] and ids[-1] == f"bulk-{BULK}"
 
 
+def test_a_replayed_deal_takes_under_5_kb_per_ruleset_unless_full_sources_are_asked(tmp_path):
+    """Sources by key (one table in the header): recorded deals under the three rulesets."""
+    deals = write(tmp_path / "rec.jsonl", recorded(iter_random_deals("size", 40)))
+    sizes = {}
+    for extra in ((), ("--full-sources",)):
+        out = tmp_path / f"r{len(extra)}.jsonl"
+        assert invoke("replay", str(deals), "-r", "all", "-f", "jsonl", "-o", str(out), *extra).exit_code == 0
+        lines = out.read_bytes().splitlines()[1:]
+        assert len(lines) == 40
+        sizes[bool(extra)] = sum(map(len, lines)) / (40 * 3)
+    assert sizes[False] <= 5000 and sizes[True] > 1.3 * sizes[False], sizes
+
+
 @pytest.mark.parametrize("fmt", ["yaml", "json", "jsonl"])
 def test_every_deal_file_the_tool_writes_it_reads_back(tmp_path, fmt):
     """Big enough to be read deal by deal (more than 64 KiB), and equal to what was written."""
