@@ -4,8 +4,8 @@ The pipeline is deal → play → settle → report, and the package is laid out
 order.  The layers, lowest first; each imports only the layers listed before it (and
 its own modules), which ``tests/test_layers.py`` checks for every import:
 
-1. ``errors``, ``units`` (exact amounts in ticks), ``cards``, ``deal`` — the values
-   every stage shares;
+1. ``errors``, ``messages`` (notes by message id), ``units`` (exact amounts in ticks),
+   ``cards``, ``deal`` — the values every stage shares;
 2. ``io/`` — the safe YAML/JSON reader, schema checks, deal and sitting files, deal
    codes and the bundled data folders;
 3. ``ruleset/`` — YAML rulesets compiled into closures and then into generated Python

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 LAYERS: list[tuple[str, ...]] = [
     ("mahdiao_rules",),  # the package itself: __version__, and the API exported lazily (LAZY_EXPORT)
     ("mahdiao_rules.errors",),
+    ("mahdiao_rules.messages",),  # notes by message id, rendered per language by report/
     ("mahdiao_rules.units",),
     ("mahdiao_rules.cards",),
     ("mahdiao_rules.deal",),

@@ -141,7 +141,10 @@ def test_a_formula_shared_by_many_rows_is_stated_once():
 def test_the_phrase_book_has_both_languages():
     for key, (en, zh) in PHRASES.items():
         en_fields, zh_fields = set(re.findall(r"{(\w+)}", en)), set(re.findall(r"{(\w+)}", zh))
-        assert zh_fields <= en_fields and en_fields - zh_fields <= {"s"}, key  # {s}: English plural
+        # {s}: English plural; a named reading is only named in Chinese (its ids are in the
+        # options table beside the name), in English also by the ids --set takes
+        spare = {"s", "option", "value"} if key == "reading_named" else {"s"}
+        assert zh_fields <= en_fields and en_fields - zh_fields <= spare, key
 
 
 # ---------------------------------------------------------------------- languages
@@ -216,3 +219,125 @@ def test_the_replay_differences_are_worded_in_the_report_language():
     en = CliRunner().invoke(main, ["replay", "-r", "feng", "-r", "app"]).stdout
     assert "未成（" in zh and not ENGLISH_CONDITION.search(READING.sub("", zh.split("未成（", 1)[1][:40]))
     assert "does not fire (" in en
+
+
+# ---------------------------------------------------------------------- readings, decisions, notes
+
+NEUTRAL = {"de", "zi", "le", "me", "men"}
+"""Syllables a name may write without a tone mark (neutral tone: 的, and none other so far)."""
+SYLLABLE = re.compile(r"[a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü]+")
+
+
+def test_every_reading_and_decision_is_named_with_tone_marked_pinyin_and_english():
+    terms = all_terms()
+    named = []
+    for rs in rulesets():
+        for o in rs.options.values():
+            for value in o.choices:
+                named.append((f"{rs.id} reading {o.name}.{value}", o.reading_name(value)))
+        for d in rs.decisions:
+            named.append((f"{rs.id} decision {d.id}", d.name))
+    assert len(named) > 80
+    for what, name in named:
+        assert name and HANZI.search(name), f"{what}: give it a Chinese name (choices.X.name:)"
+        assert name in terms, f"{what}: add {name} to rulesets/terms.yaml"
+        t = terms[name]
+        assert t["en"] and not HANZI.search(t["en"]), what
+        syllables = SYLLABLE.findall(t["pinyin"])
+        assert len(syllables) == len(HANZI.findall(name)), (what, t["pinyin"])
+        for s in syllables:  # every syllable carries its tone, a neutral one excepted
+            assert TONES.search(s) or s in NEUTRAL, (what, s)
+
+
+def test_every_decision_and_item_note_has_a_chinese_text():
+    for rs in rulesets():
+        chain = (rs.id, *reversed(rs.extends))
+        missing = []
+        for d in rs.decisions:
+            for field in ("reading", "reason", "alternatives"):
+                if getattr(d, field) and not HANZI.search(translated(chain, "decisions", d.id, field, "")):
+                    missing.append(f"decisions.{d.id}.{field}")
+        for it in rs.items.values():
+            if it.note and not HANZI.search(translated(chain, "items", it.id, "note", "")):
+                missing.append(f"items.{it.id}.note")
+        if rs.description and not HANZI.search(translated(chain, "ruleset", "description", "x", "")):
+            missing.append("ruleset.description")
+        assert not missing, f"{rs.id}: add to rulesets/i18n/zh-Hant.yaml: {missing[:10]}"
+
+
+def _citation_texts(node, out):
+    """(kind, text) of every inference, paraphrase and note of a citation in a YAML tree."""
+    if isinstance(node, dict):
+        if "ref" in node or "inference" in node:
+            for key in ("inference", "paraphrase", "note"):
+                if isinstance(node.get(key), str):
+                    out.append((key, node[key]))
+        for v in node.values():
+            _citation_texts(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _citation_texts(v, out)
+    return out
+
+
+ENGLISH_TEXT = re.compile(r"\b[a-z]{3,}\b")
+
+
+def test_every_english_citation_text_has_a_chinese_text_and_none_is_stale():
+    from mahdiao_rules.io.yamlsafe import load_file
+    from mahdiao_rules.ruleset.terms import citation_texts
+
+    catalogue = citation_texts()
+    used = []
+    for f in sorted((ROOT / "rulesets").rglob("*.yaml")):
+        if f.name not in ("sources.yaml", "terms.yaml") and "i18n" not in f.parts:
+            used += _citation_texts(load_file(f).data, [])
+    texts = {text for _kind, text in used}
+    missing = [(k, t) for k, t in used
+               if (k == "inference" or ENGLISH_TEXT.search(re.sub(r"\w*[A-Z_.#]\w*", "", t)))
+               and t not in catalogue]
+    assert not missing, f"add to rulesets/i18n/citations.zh-Hant.yaml: {missing[:5]}"
+    stale = [t for t in catalogue if t not in texts]
+    assert not stale, f"rulesets/i18n/citations.zh-Hant.yaml: no citation says {stale[:3]}"
+    assert all(HANZI.search(zh) for zh in catalogue.values())
+
+
+def test_every_engine_note_has_a_chinese_wording_with_the_same_fields():
+    import string
+
+    from mahdiao_rules.io.resources import data_dir
+    from mahdiao_rules.io.yamlsafe import load_file
+    from mahdiao_rules.messages import MESSAGES
+
+    labels = load_file(data_dir("templates") / "labels.yaml").data
+    for mid, en in MESSAGES.items():
+        entry = labels.get(f"note_{mid}")
+        assert entry, f"templates/labels.yaml: add note_{mid}"
+        en_fields = {f for _, f, _, _ in string.Formatter().parse(en) if f}
+        for lang in ("zh-Hant", "zh-Hans"):
+            zh_fields = {f for _, f, _, _ in string.Formatter().parse(entry[lang]) if f}
+            assert zh_fields <= en_fields, (mid, lang)
+
+
+def test_a_note_renders_per_language_and_stays_english_in_json():
+    import json
+    import pickle
+
+    from mahdiao_rules.messages import note
+    from mahdiao_rules.report.render import load_labels, note_text
+
+    n = note("sheng_dai", seat="east", card="八萬", face="九萬")
+    assert n == "升代: east's 八萬 plays as the face card 九萬" and json.dumps(n) == json.dumps(str(n))
+    assert note_text(n, load_labels(None, "zh-Hant")) == "升代：東之八萬作面張九萬而出"
+    assert note_text(n, load_labels(None, "en")) == str(n)
+    again = pickle.loads(pickle.dumps(n))
+    assert again.id == "sheng_dai" and again == n
+
+
+def test_every_source_note_has_a_chinese_text():
+    from mahdiao_rules.ruleset.bibliography import bundled_sources
+    from mahdiao_rules.ruleset.terms import source_note_zh
+
+    for key, entry in bundled_sources().items():
+        if entry.get("note"):
+            assert HANZI.search(source_note_zh(key)), f"rulesets/i18n/citations.zh-Hant.yaml: sources.{key}"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import CARD_HANZI, CARDS, Card
 from ..deal import SEATS, Deal, Seat
+from ..messages import note as make_note
 from ..ruleset.compiler import card_num
 from ..ruleset.model import Ruleset
 from .tricks import PlayResult, play_random, play_trick, replay_recorded, result_of
@@ -109,8 +110,7 @@ def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:
         return deal
     holder = deal.holder(replaced)
     if holder is None:
-        notes.append(f"升代: {CARD_HANZI[replaced]} would stand for the face card "
-                     f"{CARD_HANZI[deal.face]} but lies in the stock")
+        notes.append(make_note("sheng_dai_in_stock", card=CARD_HANZI[replaced], face=CARD_HANZI[deal.face]))
         return deal
     face = deal.face
 
@@ -120,8 +120,7 @@ def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:
     hands = tuple(swap(h) if s == holder else h for s, h in zip(SEATS, deal.hands, strict=True))
     play = None if deal.play is None else tuple(
         dataclasses.replace(t, cards=swap(t.cards)) for t in deal.play)
-    notes.append(f"升代: {holder.id}'s {CARD_HANZI[replaced]} plays as the face card "
-                 f"{CARD_HANZI[face]}")
+    notes.append(make_note("sheng_dai", seat=holder.id, card=CARD_HANZI[replaced], face=CARD_HANZI[face]))
     return dataclasses.replace(deal, hands=hands, play=play)  # type: ignore[arg-type]
 
 
@@ -153,16 +152,15 @@ def play_hand(ruleset: Ruleset, hand: Hand, *, play: PlayResult | None = None,
     if deal.play is not None:
         note = None
         if deal.play[0].lead != leader:
-            note = (f"procedure: under {ruleset.id} the first lead would be {leader.id} "
-                    f"({leader.hanzi}); the record has {deal.play[0].lead.id}")
+            note = make_note("first_lead_differs", ruleset=ruleset.id, seat=leader.id,
+                              seat_hanzi=leader.hanzi, record=deal.play[0].lead.id)
         return replay_recorded(deal), note
     if play is None and policy is not None:
         play = by_policy(hand, policy, rng)
     if play is not None:
-        return play, f"play: no recorded tricks; played by the tool from {leader.id}'s lead"
+        return play, make_note("played_by_policy", seat=leader.id)
     result = play_random(deal, leader, rng or random.Random(f"{deal.id}/play"))
-    return result, (f"play: no recorded tricks; played at random from {leader.id}'s lead "
-                    f"(seed {deal.id!r})")
+    return result, make_note("played_at_random", seat=leader.id, seed=deal.id)
 
 
 # ====================================================================== one play, several rulesets

@@ -12,8 +12,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..messages import CarriedText
 from ..ruleset.bibliography import bundled_sources
 from ..ruleset.model import Citation, Cite, Ruleset
+from ..ruleset.terms import citation_text_zh, source_note_zh
 
 # ---------------------------------------------------------------------- references
 
@@ -40,8 +42,44 @@ def short_reference(key: str, entry: dict[str, Any]) -> str:
     return ", ".join(x for x in (author, title, _year(entry)) if x)
 
 
-def full_reference(key: str, entry: dict[str, Any]) -> str:
-    """The whole reference as one plain-text sentence, without its URL (templates link it)."""
+_REFERENCE_WORDS = {
+    "en": {"ed": "ed. {x}", "pages": "pp. {x}", "repository": "repository {repo}, commit {commit}",
+           "accessed": " Accessed {x}."},
+    "zh": {"ed": "{x} 編", "pages": "頁 {x}", "repository": "程式庫 {repo}，提交 {commit}",
+           "accessed": " {x} 讀取。"},
+}
+"""The words a reference adds to the source's own fields, per report language."""
+
+
+class ReferenceText(CarriedText):
+    """A full reference in English (what JSON carries) that keeps its source, so that a
+    report in another language words it again (render.localise_notes)."""
+
+    key: str
+    entry: dict[str, Any]
+
+
+class LocalisedText(CarriedText):
+    """An English text (what JSON carries) with its Chinese beside it, for a report in
+    Chinese (render.localise_notes)."""
+
+    zh: str
+
+
+def source_note(key: str, entry: dict[str, Any], lang: str = "en") -> str:
+    """A source's note (what the bibliography says about it) in *lang*: the Chinese of a
+    bundled source's note, else the note as written."""
+    note = entry.get("note", "")
+    zh = source_note_zh(key) if note else ""
+    if lang.startswith("zh"):
+        return zh or note
+    return LocalisedText(note, zh=zh) if zh else note
+
+
+def full_reference(key: str, entry: dict[str, Any], lang: str = "en") -> str:
+    """The whole reference as one plain-text sentence, without its URL (templates link it);
+    the source's fields as they are, the reference's own words in *lang*."""
+    words = _REFERENCE_WORDS["zh" if lang.startswith("zh") else "en"]
     parts = []
     if entry.get("author"):
         parts.append(entry["author"])
@@ -50,7 +88,7 @@ def full_reference(key: str, entry: dict[str, Any]) -> str:
         title += f" ({entry['title_en']})"
     parts.append(title)
     if entry.get("editor"):
-        parts.append(f"ed. {entry['editor']}")
+        parts.append(words["ed"].format(x=entry["editor"]))
     journal = entry.get("journal")
     if journal:
         vol = entry.get("volume", "")
@@ -63,15 +101,15 @@ def full_reference(key: str, entry: dict[str, Any]) -> str:
     if entry.get("date"):
         parts.append(entry["date"])
     if entry.get("pages"):
-        parts.append(f"pp. {entry['pages']}")
+        parts.append(words["pages"].format(x=entry["pages"]))
     if entry.get("repository"):
-        parts.append(f"repository {entry['repository']}, commit {entry.get('commit', '')}")
+        parts.append(words["repository"].format(repo=entry["repository"], commit=entry.get("commit", "")))
     if entry.get("doi"):
         parts.append(f"doi:{entry['doi']}")
     text = ". ".join(p.rstrip(".") for p in parts) + "."
     if entry.get("accessed") and entry.get("url"):
-        text += f" Accessed {entry['accessed']}."
-    return text
+        text += words["accessed"].format(x=entry["accessed"])
+    return ReferenceText(text, key=key, entry=entry) if lang == "en" else text
 
 
 def code_url(entry: dict[str, Any], locator: str) -> str:
@@ -92,15 +130,21 @@ def locator_text(entry: dict[str, Any], locator: str) -> str:
 # ---------------------------------------------------------------------- citations in tables
 
 
-def cite_parts(citation: Citation, sources: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """A citation as the parts a footnote prints, each self-describing."""
-    return [_part(p, sources) for p in citation.parts]
+def cite_parts(citation: Citation, sources: dict[str, dict[str, Any]], lang: str = "en"
+               ) -> list[dict[str, Any]]:
+    """A citation as the parts a footnote prints, each self-describing.  In Chinese (*lang*
+    zh-*) the project's own words — inferences, paraphrases, notes — are given in Chinese
+    (rulesets/i18n/citations.zh-Hant.yaml); a quotation is always the source's words."""
+    zh = lang.startswith("zh")
+    return [_part(p, sources, zh) for p in citation.parts]
 
 
-def _part(p: Cite, sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _part(p: Cite, sources: dict[str, dict[str, Any]], zh: bool = False) -> dict[str, Any]:
+    note = citation_text_zh(p.note) if zh and p.note else p.note
     if p.kind == "inference":
-        return {"kind": "inference", "text": p.inference, "key": "", "short": "", "place": "",
-                "url": "", "via": "", "via_short": "", "summary": False, "note": p.note,
+        text = citation_text_zh(p.inference) if zh else p.inference
+        return {"kind": "inference", "text": text, "key": "", "short": "", "place": "",
+                "url": "", "via": "", "via_short": "", "summary": False, "note": note,
                 "basis": [{"key": k, "short": short_reference(k, sources.get(k, {}))} for k in p.basis]}
     entry = sources.get(p.ref, {})
     place = p.section
@@ -111,10 +155,11 @@ def _part(p: Cite, sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
     via = sources.get(p.via, {}) if p.via else {}
     if p.via and not url:
         url = via.get("url", "")
-    return {"kind": p.kind, "text": p.text, "key": p.ref, "short": short_reference(p.ref, entry),
+    text = citation_text_zh(p.text) if zh and p.kind != "quote" else p.text
+    return {"kind": p.kind, "text": text, "key": p.ref, "short": short_reference(p.ref, entry),
             "place": place, "url": url, "via": p.via,
             "via_short": short_reference(p.via, via) if p.via else "",
-            "summary": entry.get("role") == "summary", "note": p.note, "basis": []}
+            "summary": entry.get("role") == "summary", "note": note, "basis": []}
 
 
 def part_text(part: dict[str, Any]) -> str:
@@ -151,16 +196,16 @@ def used_sources(rulesets: Sequence[Ruleset]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def bibliography(sources: dict[str, dict[str, Any]], rulesets: Iterable[Ruleset] = ()
-                 ) -> list[dict[str, Any]]:
+def bibliography(sources: dict[str, dict[str, Any]], rulesets: Iterable[Ruleset] = (),
+                 lang: str = "en") -> list[dict[str, Any]]:
     """The entries as report rows: key, short and full reference, URL, which rulesets cite it."""
     by = {}
     for rs in rulesets:
         for k in rs.sources:
             by.setdefault(k, []).append(rs.id)
-    return [{"ref": k, "key": k, "short": short_reference(k, e), "text": full_reference(k, e),
+    return [{"ref": k, "key": k, "short": short_reference(k, e), "text": full_reference(k, e, lang),
              "title": e.get("title", k), "url": e.get("url", ""), "role": e.get("role", "secondary"),
-             "note": e.get("note", ""), "rulesets": by.get(k, []), "entry": e}
+             "note": source_note(k, e, lang), "rulesets": by.get(k, []), "entry": e}
             for k, e in sorted(sources.items())]
 
 

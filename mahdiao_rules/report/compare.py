@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..deal import SEAT_HANZI, SEATS
-from ..ruleset.describe import Describer, UndescribedKind
+from ..ruleset.describe import Describer, UndescribedKind, phrase
 from ..ruleset.model import Ruleset
+from ..settle.hand import MIAN_DOU
 from ..settle.ledger import ACCOUNT_IDS
 from ..units import format_zhu, ticks
 
@@ -108,7 +109,7 @@ def differences(recorded_lead: str | None, results: Sequence[dict[str, Any]],
                 "name": nm.get(concept, ""),
                 "firings": firings,
                 "effect": _effect(these),
-                "condition": _condition(rs, concept, lang) if state == "silent" else "",
+                "condition": _condition(rs, concept, lang, r) if state == "silent" else "",
             })
         if _alike(rows):
             continue
@@ -141,15 +142,20 @@ def _alike(rows: list[dict[str, Any]]) -> bool:
     return len({key(r) for r in rows}) == 1
 
 
-def _condition(rs: Ruleset, concept: str, lang: str = "en") -> str:
-    for item in rs.items.values():
-        if (item.concept or item.id) == concept:
-            try:
-                prose = "zh" if lang.startswith("zh") else "en"
-                return Describer(rs, prose).condition(item.raw.get("when", True))
-            except UndescribedKind:
-                return item.gloss
-    return ""
+def _condition(rs: Ruleset, concept: str, lang: str, result: dict[str, Any]) -> str:
+    """Why a ruleset's item of *concept* paid nothing in *result*: the hand was not played
+    (免斗) and the item is paid after play, or else the condition it needed (an item that
+    fired for nothing, a 吊 of two tricks, is alike in every ruleset and not shown)."""
+    prose = "zh" if lang.startswith("zh") else "en"
+    items = [it for it in rs.items.values() if (it.concept or it.id) == concept]
+    if not items:
+        return ""
+    if result["status"] == MIAN_DOU and all(it.phase == "play" for it in items):
+        return phrase(prose, "not_played")
+    try:
+        return Describer(rs, prose).condition(items[0].raw.get("when", True))
+    except UndescribedKind:
+        return items[0].gloss
 
 
 def _procedure(recorded_lead: str | None, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

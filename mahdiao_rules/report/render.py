@@ -42,10 +42,14 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
+from ..deal import SEAT_HANZI, SEATS
 from ..errors import InputError
 from ..io.resources import data_dir
 from ..io.yamlsafe import Document, format_path, load_file
-from .cite import to_bibtex
+from ..messages import SEAT_PARAMS, Note
+from ..ruleset.model import SourceText
+from ..ruleset.terms import citation_text_zh
+from .cite import LocalisedText, ReferenceText, full_reference, to_bibtex
 from .hans import to_hans
 from .svg import bar_chart, line_chart
 
@@ -246,6 +250,67 @@ def _phrase_problem(text: str) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------------- notes
+
+_SEAT_HANZI = {s.id: SEAT_HANZI[s] for s in SEATS}
+
+
+def note_text(note: Any, labels: Labels) -> str:
+    """A note in the report's language: a :class:`~..messages.Note` through its
+    ``note_<id>`` phrase (seat ids as 東南西北), else (any other text, or no phrase for this
+    language) as written."""
+    if not isinstance(note, Note) or labels.lang == "en":
+        return str(note)
+    key = f"note_{note.id}"
+    if not labels.get(key):
+        return str(note)
+    params = {k: _SEAT_HANZI.get(v, v) if k in SEAT_PARAMS else v for k, v in note.params.items()}
+    return labels.say(key, **params)
+
+
+def source_text(source: SourceText, labels: Labels) -> str:
+    """A ledger line's citation (:class:`~..ruleset.model.SourceText`) in Chinese: the keys,
+    places and quotations as they are, the project's own words (inferences, paraphrases) in
+    Chinese (rulesets/i18n/citations.zh-Hant.yaml)."""
+    parts = []
+    for p in source.citation.parts:
+        if p.kind == "inference":
+            parts.append(f"{labels.get('cite_inference')}：{citation_text_zh(p.inference)}")
+            continue
+        where = p.ref + (f"（{labels.say('cite_via', via=p.via)}）" if p.via else "")
+        place = p.section or p.locator
+        if place:
+            where += f"，{place}"
+        if p.quote:
+            parts.append(f"{where}「{p.quote}」")
+        else:
+            parts.append(f"{where}：{citation_text_zh(p.paraphrase)}（{labels.get('cite_paraphrase')}）")
+    return "；".join(parts)
+
+
+def localise_notes(value: Any, labels: Labels) -> Any:
+    """*value* (a report model) with every Note and ledger citation in it worded in the
+    report's language.  The model itself is left as it is: JSON outputs carry the English
+    text, which is stable."""
+    if isinstance(value, Note):
+        return note_text(value, labels)
+    if isinstance(value, SourceText):
+        return source_text(value, labels)
+    if isinstance(value, ReferenceText):
+        return full_reference(value.key, value.entry, labels.lang)
+    if isinstance(value, LocalisedText):
+        return value.zh
+    if isinstance(value, dict):
+        return {k: localise_notes(v, labels) for k, v in value.items()}
+    if isinstance(value, list):
+        return [localise_notes(v, labels) for v in value]
+    if isinstance(value, OnePass):  # the deals, one at a time as the template reads them
+        return value.map(lambda v: localise_notes(v, labels))
+    if type(value) is tuple:
+        return tuple(localise_notes(v, labels) for v in value)
+    return value
+
+
 # ---------------------------------------------------------------------- environments
 
 
@@ -394,6 +459,8 @@ class TemplateRenderer:
         renders one deal at a time, and the pieces can be written as they come."""
         env = environment(template_dir, fmt=self.fmt)
         labels = load_labels(template_dir, lang)
+        if lang != "en":
+            view = localise_notes(view, labels)
         escape_fn = _ESCAPES.get(self.fmt)
         say = functools.partial(labels.phrase, escape_fn=escape_fn) if escape_fn else labels.say
         if template_dir is None:
@@ -631,6 +698,10 @@ class OnePass:
     def __len__(self) -> int:
         return self._count
 
+    def map(self, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> OnePass:
+        """The same items, each passed through *fn* when the template reaches it."""
+        return OnePass((fn(item) for item in self._items), self._count)
+
     def __iter__(self) -> Iterator[dict[str, Any]]:
         if self._used:
             raise RuntimeError("a template reads the deals once (use report.index for a list of them)")
@@ -669,6 +740,9 @@ def render_report(report: Report, fmt: str, out: Any, *, lang: str = "en",
     elif (report.kind, fmt) in TABLES:
         columns, rows = TABLES[(report.kind, fmt)]
         table = rows(model, report.items)
+        if lang != "en":  # citations and notes in the cells, in the report language
+            labels = load_labels(template_dir, lang)
+            table = ([localise_notes(c, labels) for c in row] for row in table)
         if lang == "zh-Hans":
             table = ([to_hans(c) if isinstance(c, str) else c for c in row] for row in table)
         write_csv(columns, table, out)

@@ -23,7 +23,7 @@ from ..ruleset import colour_of
 from ..ruleset.bibliography import STATUSES
 from ..ruleset.correspondences import Same, row_key
 from ..ruleset.describe import Describer
-from ..ruleset.model import Citation, ItemDef, Ruleset
+from ..ruleset.model import Citation, ItemDef, OptionDef, Ruleset
 from ..ruleset.terms import english, glossary_for, pinyin, translated
 from ..units import json_number
 from .cite import bibliography, citation_text, cite_parts, short_reference, used_sources
@@ -40,8 +40,9 @@ def prose_lang(lang: str) -> str:
 class Footnotes:
     """Numbered citations of one table: the same citation gets the same number."""
 
-    def __init__(self, sources: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, sources: dict[str, dict[str, Any]], lang: str = "en") -> None:
         self.sources = sources
+        self.lang = lang
         self.numbers: dict[str, int] = {}
         self.notes: list[dict[str, Any]] = []
 
@@ -49,7 +50,7 @@ class Footnotes:
         key = citation.short
         if key not in self.numbers:
             self.numbers[key] = len(self.notes) + 1
-            self.notes.append({"n": self.numbers[key], "parts": cite_parts(citation, self.sources),
+            self.notes.append({"n": self.numbers[key], "parts": cite_parts(citation, self.sources, self.lang),
                                "text": citation_text(citation, self.sources),
                                # kept for templates that print the first part's key and words
                                "ref": citation.ref, "quote": citation.quote})
@@ -79,6 +80,12 @@ def names(name: str) -> dict[str, str]:
             "en": " / ".join(english(p) for p in parts)}
 
 
+def reading_names(option: OptionDef, value: str) -> dict[str, str]:
+    """A reading's Chinese name, pinyin and English name ("" where the ruleset names none)."""
+    name = option.reading_name(value)
+    return {"name": name, "pinyin": pinyin(name) if name else "", "en": english(name) if name else ""}
+
+
 def _options(rs: Ruleset, fn: Footnotes, tx: Texts) -> list[dict[str, Any]]:
     return [
         {
@@ -90,9 +97,12 @@ def _options(rs: Ruleset, fn: Footnotes, tx: Texts) -> list[dict[str, Any]]:
             "description": tx("options", o.name, "description", o.description),
             "default": o.default,
             "current": rs.option_values.get(o.name, o.default),
-            "choices": [{"value": k, "description": tx("readings", f"{o.name}.{k}", "gloss", v),
+            "choices": [{"value": k, **reading_names(o, k),
+                         "description": tx("readings", f"{o.name}.{k}", "gloss", v),
                          "footnote": fn(o.choice_sources[k]) if k in o.choice_sources else None}
                         for k, v in o.choices.items()],
+            "current_name": o.reading_name(rs.option_values.get(o.name, o.default)),
+            "default_name": o.reading_name(o.default),
             "source": o.source.short,
             "footnote": fn(o.source),
         }
@@ -115,16 +125,19 @@ def _tags(item: ItemDef, fn: Footnotes) -> list[dict[str, Any]]:
     for tag, value in item.tags.items():
         if isinstance(value, Citation):
             out.append({"tag": tag, "text": citation_text(value, fn.sources),
-                        "parts": cite_parts(value, fn.sources), "footnote": fn(value)})
+                        "parts": cite_parts(value, fn.sources, fn.lang), "footnote": fn(value)})
         else:
             out.append({"tag": tag, "text": str(value), "parts": [], "footnote": None})
     return out
 
 
-def _decisions(rs: Ruleset, fn: Footnotes) -> list[dict[str, Any]]:
+def _decisions(rs: Ruleset, fn: Footnotes, tx: Texts) -> list[dict[str, Any]]:
     """The open questions the ruleset answers with one reading (``decisions:``)."""
-    return [{"id": d.id, "name": d.name, "reading": d.reading, "alternatives": d.alternatives,
-             "reason": d.reason, "source": d.source.short, "footnote": fn(d.source)}
+    return [{"id": d.id, **names(d.name),
+             "reading": tx("decisions", d.id, "reading", d.reading),
+             "alternatives": tx("decisions", d.id, "alternatives", d.alternatives),
+             "reason": tx("decisions", d.id, "reason", d.reason),
+             "source": d.source.short, "footnote": fn(d.source)}
             for d in rs.decisions]
 
 
@@ -154,7 +167,7 @@ def rules_table_view(rs: Ruleset, *, stamp: dict[str, Any] | None = None, lang: 
     d, formulas = _describers(rs, lang)
     tx = Texts(rs, lang)
     sources = used_sources([rs])
-    fn = Footnotes(sources)
+    fn = Footnotes(sources, lang)
     items = []
     for item in rs.items.values():
         text = d.item(item)
@@ -188,16 +201,17 @@ def rules_table_view(rs: Ruleset, *, stamp: dict[str, Any] | None = None, lang: 
     sets = {k: {**v, "gloss": tx("sets", k, "gloss", v.get("gloss", ""))} for k, v in rs.set_info.items()}
     texts = [t for it in items for t in (it["condition"], it["amount"], it["gloss"])]
     texts += [f["text"] for f in formulas] + [s["gloss"] for s in sets.values()]
-    bib = bibliography(sources, [rs])
+    bib = bibliography(sources, [rs], lang)
     return {
         "kind": "rules-table",
         "lang": lang,
-        "ruleset": {**ruleset_info(rs), "description": rs.description},
+        "ruleset": {**ruleset_info(rs), "description": tx("ruleset", "description", "description",
+                                                           rs.description)},
         "items": items,
         "formulas": formulas,
         "footnotes": fn.notes,
         "options": options,
-        "decisions": _decisions(rs, fn),
+        "decisions": _decisions(rs, fn, tx),
         "fines": fines,
         "statuses": _status_counts(items),
         "glossary": glossary_for(texts, sets),
@@ -214,15 +228,17 @@ def _status_counts(items: list[dict[str, Any]]) -> dict[str, int]:
 # ====================================================================== rules diff
 
 
-def _cell(rs: Ruleset, d: Describer, members: list[ItemDef]) -> dict[str, Any]:
+def _cell(rs: Ruleset, d: Describer, members: list[ItemDef], plain: Describer) -> dict[str, Any]:
     """One ruleset's items of a row: amount (short, or "ƒ" for an expression), conditions,
     status; several members (八全 and 七桌吊) are listed by name."""
     if not members:
         return {"present": False, "text": "—", "shown": "—", "formula": False, "amount": "",
                 "condition": "", "items": [], "name": "", "item": "", "channel": "",
-                "channel_hanzi": "", "status": "", "inherited_from": "", "value": None}
-    parts, conditions, amounts = [], [], []
+                "channel_hanzi": "", "status": "", "inherited_from": "", "value": None, "compared": ("", "")}
+    parts, conditions, amounts, compared = [], [], [], []
     for it in members:
+        unnamed = plain.item(it)  # readings unnamed: a ruleset that names none compares alike
+        compared.append((unnamed["condition"], unnamed["amount"]))
         text = d.item(it)
         short = d.short_amount(it.raw)
         parts.append({"name": it.name, "id": it.id, "short": short, "amount": text["amount"],
@@ -237,7 +253,9 @@ def _cell(rs: Ruleset, d: Describer, members: list[ItemDef]) -> dict[str, Any]:
             "text": " / ".join(p["short"] or "ƒ" for p in parts),
             "amount": "; ".join(amounts), "condition": "; ".join(conditions),
             "channel": parts[0]["channel"], "channel_hanzi": parts[0]["channel_hanzi"],
-            "value": d.zhu_value(first.raw) if len(members) == 1 else None, **status}
+            "value": d.zhu_value(first.raw) if len(members) == 1 else None,
+            "compared": ("; ".join(c for c, _ in compared), "; ".join(a for _, a in compared)),
+            **status}
 
 
 def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None = None,
@@ -252,6 +270,7 @@ def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None
     Expressions ("ƒ") are spelt out in the details, with a reference in the cell.
     """
     describers = [Describer(rs, prose_lang(lang)) for rs in rulesets]
+    plain = [Describer(rs, prose_lang(lang), named_readings=False) for rs in rulesets]
     order: dict[str, dict[str, Any]] = {}
     members: dict[tuple[str, int], list[ItemDef]] = {}
     for j, rs in enumerate(rulesets):
@@ -263,15 +282,17 @@ def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None
                 row["decl"] = decl
             members.setdefault((key, j), []).append(item)
     sources = used_sources(rulesets)
-    fn = Footnotes(sources)
+    fn = Footnotes(sources, lang)
     rows, details = [], 0
     for key, info in order.items():
-        cells = [_cell(rs, d, members.get((key, j), []))
-                 for j, (rs, d) in enumerate(zip(rulesets, describers, strict=True))]
+        cells = [_cell(rs, d, members.get((key, j), []), p)
+                 for j, (rs, d, p) in enumerate(zip(rulesets, describers, plain, strict=True))]
         present = [c for c in cells if c["present"]]
         channels_differ = len({c["channel_hanzi"] for c in present}) > 1
-        amounts_differ = len({c["amount"] for c in present}) > 1
-        conditions_differ = len({c["condition"] for c in present}) > 1
+        amounts_differ = len({c["compared"][1] for c in present}) > 1
+        conditions_differ = len({c["compared"][0] for c in present}) > 1
+        for c in cells:
+            del c["compared"]  # only for comparing: not part of the report
         differs = channels_differ or amounts_differ or conditions_differ
         state = "differs" if differs else "partial" if len(present) < len(cells) else "same"
         for c in cells:
@@ -327,9 +348,10 @@ def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None
         },
         "glossary": glossary_for([c["condition"] for r in rows for c in r["cells"]]
                                  + [r["name"] for r in rows],
-                                 {k: v for rs in rulesets for k, v in rs.set_info.items()}),
-        "bibliography": bibliography(sources, rulesets),
-        "source_list": bibliography(sources, rulesets),
+                                 {k: {**v, "gloss": Texts(rs, lang)("sets", k, "gloss", v.get("gloss", ""))}
+                                  for rs in rulesets for k, v in rs.set_info.items()}),
+        "bibliography": bibliography(sources, rulesets, lang),
+        "source_list": bibliography(sources, rulesets, lang),
         "stamp": stamp if stamp is not None else run_stamp(""),
     }
 

@@ -287,6 +287,7 @@ def _options(m: Merged) -> dict[str, OptionDef]:
             choices={k: v.get("description", "") for k, v in o["choices"].items()},
             source=_citation(o["source"]),
             choice_sources={k: _citation(v["source"]) for k, v in o["choices"].items() if "source" in v},
+            choice_names={k: v["name"] for k, v in o["choices"].items() if v.get("name")},
         )
     return out
 

@@ -21,6 +21,7 @@ from ..cards import CARD_ALIASES, CARD_HANZI, CATEGORIES, CATEGORY_ALIASES
 from ..errors import MahdiaoError
 from ..units import format_zhu, is_number, ticks
 from .model import CHANNEL_HANZI, ItemDef, Ruleset
+from .terms import english
 
 
 class UndescribedKind(MahdiaoError):
@@ -40,8 +41,10 @@ PHRASES: dict[str, tuple[str, str]] = {
     "cond_or": (" or ", "；或"),
     "either": ("either {x}", "{x}"),
     "always": ("always", "無條件"),
+    "not_played": ("the hand was not played: 免斗", "此局免斗，未斗"),
     "never": ("never", "從不"),
     "reading": ("{x} (reading {option} = {value})", "{x}（讀法 {option}＝{value}）"),
+    "reading_named": ("{x} (reading “{name}”: {option} = {value})", "{x}（讀法「{name}」）"),
     # ---------------------------------------------------------------- card sets
     "all_n": ("all {n} {set}", "{set}{n}張"),
     "every_card": ("every card of {set}", "{set}每張"),
@@ -202,13 +205,16 @@ class Describer:
     label is printed in its place and the table states the expression once.
     """
 
-    def __init__(self, ruleset: Ruleset, lang: str = "en", shared: dict[str, str] | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, lang: str = "en", shared: dict[str, str] | None = None,
+                 named_readings: bool = True) -> None:
         if lang not in LANGS:
             raise ValueError(f"describe language {lang!r}: one of {LANGS}")
         self.rs = ruleset
         self.lang = lang
         self.options = dict(ruleset.option_values)
         self.shared = shared or {}
+        self.named_readings = named_readings
+        """Whether a reading is named (the text compared across rulesets names none)."""
         # Named sets' Chinese names, when the compiled ruleset keeps them (see set_names).
         self.set_names = set_names(ruleset)
 
@@ -228,8 +234,16 @@ class Describer:
         return node, notes
 
     def _with(self, notes: list[tuple[str, str]], text: str) -> str:
+        # A reading is named where the ruleset names it (Chinese, or its English name from
+        # terms.yaml); English keeps the option=value ids --set takes, Chinese the name only
+        # (the options table pairs each name with its ids).
         for name, value in notes:
-            text = self.t("reading", x=text, option=name, value=value)
+            option = self.rs.options.get(name)
+            reading = option.reading_name(value) if option is not None and self.named_readings else ""
+            if reading and self.lang == "en":
+                reading = english(reading)
+            key = "reading_named" if reading else "reading"
+            text = self.t(key, x=text, option=name, value=value, name=reading)
         return text
 
     # ---------------------------------------------------------------- card sets

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import CarriedText
 from .dsl import Amount, Condition, HandState, SetExpr
 
 PHASES = ("deal", "play", "end")
@@ -73,6 +74,13 @@ class Cite:
         return f"{where}: {self.paraphrase} (paraphrase)"
 
 
+class SourceText(CarriedText):
+    """A citation in one line (:attr:`Citation.short`: what ledger lines and JSON carry, in
+    English, stable) that keeps its citation, so that a report words it in its language."""
+
+    citation: Citation
+
+
 @dataclass(frozen=True, slots=True)
 class Citation:
     """Where a rule comes from: one or more parts (see :class:`Cite`).
@@ -92,8 +100,8 @@ class Citation:
         return self.parts[0].text if self.parts else ""
 
     @property
-    def short(self) -> str:
-        return "; ".join(p.short for p in self.parts)
+    def short(self) -> SourceText:
+        return SourceText("; ".join(p.short for p in self.parts), citation=self)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -125,6 +133,12 @@ class OptionDef:
     source: Citation
     choice_sources: dict[str, Citation] = field(default_factory=dict)
     """The citation of each reading, by value."""
+    choice_names: dict[str, str] = field(default_factory=dict)
+    """The short Chinese name of each reading, by value (pinyin and English in terms.yaml)."""
+
+    def reading_name(self, value: str) -> str:
+        """The Chinese name of reading *value*, or "" when the ruleset gives none."""
+        return self.choice_names.get(value, "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,8 +90,6 @@ def glossary_for(texts: Iterable[str], sets: dict[str, dict[str, Any]] | None = 
     return out
 
 
-
-
 # ---------------------------------------------------------------------- translations
 
 TRANSLATIONS = "i18n/zh-Hant.yaml"
@@ -99,14 +97,19 @@ TRANSLATIONS = "i18n/zh-Hant.yaml"
 and notes, by ruleset id, kind and id; zh-Hans is converted from it."""
 
 
+def _i18n_file(name: str, schema: str) -> Any:
+    """A file of rulesets/i18n/ checked against *schema*, or None where it is missing."""
+    path = data_dir("rulesets") / name
+    if not path.is_file():
+        return None
+    doc = load_file(path, display_name=f"rulesets/{name}")
+    check(doc, schema)
+    return doc.data
+
+
 @functools.cache
 def _translations() -> dict[str, Any]:
-    path = data_dir("rulesets") / TRANSLATIONS
-    if not path.is_file():
-        return {}
-    doc = load_file(path, display_name=f"rulesets/{TRANSLATIONS}")
-    check(doc, "translations")
-    return doc.data or {}
+    return _i18n_file(TRANSLATIONS, "translations") or {}
 
 
 def translated(chain: Iterable[str], kind: str, ident: str, field: str, default: str) -> str:
@@ -122,3 +125,29 @@ def translated(chain: Iterable[str], kind: str, ident: str, field: str, default:
         if isinstance(entry, dict) and field in entry:
             return str(entry[field])
     return default
+
+
+CITATION_TEXTS = "i18n/citations.zh-Hant.yaml"
+"""Chinese of the English texts in citations (inferences, paraphrases, notes), keyed by the
+English: a citation has no id."""
+
+
+@functools.cache
+def _citation_catalogue() -> dict[str, Any]:
+    return _i18n_file(CITATION_TEXTS, "citation-texts") or {}
+
+
+@functools.cache
+def citation_texts() -> dict[str, str]:
+    return {e["en"]: e["zh"] for e in _citation_catalogue().get("texts", [])}
+
+
+def source_note_zh(key: str) -> str:
+    """The Chinese of a bundled source's note ("" for none, or a source a user adds)."""
+    return str(_citation_catalogue().get("sources", {}).get(key, ""))
+
+
+def citation_text_zh(english_text: str) -> str:
+    """The Chinese of a citation's inference, paraphrase or note; the text as written when
+    there is none (Chinese already, or a user's own ruleset)."""
+    return citation_texts().get(english_text, english_text)

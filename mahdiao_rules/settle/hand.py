@@ -21,6 +21,7 @@ from typing import Any
 from ..cards import CARD_HANZI, cards_of
 from ..deal import SEATS, Deal, Event, Seat
 from ..errors import InputError
+from ..messages import note as make_note
 from ..play.tricks import PlayResult, QuickPlay
 from ..ruleset.codegen import engine
 from ..ruleset.dsl import HandState
@@ -270,7 +271,7 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
         for e in deal.events:
             off = offences.get(e.type)
             if off is not None and (e.affected or not off.requires_affected):
-                notes.append(f"event {e.type}: the hand was not played (免斗), so no 代賠")
+                notes.append(make_note("event_not_played", event=e.type))
 
     firings += _run_phase(ruleset, "end", st, books)
     nb, why = _next_banker(ruleset, deal, firings, books, opening.leader, opening.redraw, ended)
@@ -364,7 +365,7 @@ def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: li
         fine = ruleset.fines.get(e.type)
         if fine is None:
             if e.type not in offences:
-                notes.append(f"event {e.type} ({e.seat.id}): not priced by {ruleset.id}")
+                notes.append(make_note("event_not_priced", event=e.type, seat=e.seat.id, ruleset=ruleset.id))
             continue
         try:
             amount = fine.amount(st, e)
@@ -373,7 +374,7 @@ def _fines(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, notes: li
         payee = _fine_payee(fine.to, deal, e, i)
         source = fine.source.short
         if payee is None or payee == e.seat:
-            notes.append(f"event {e.type}: {fine.name} has nobody else to pay")
+            notes.append(make_note("fine_nobody_to_pay", event=e.type, fine=fine.name))
         else:
             books.pay(int(e.seat), payee, amount, fine.id, fine.name, source, "fa_li",
                       int(e.seat))
@@ -423,7 +424,7 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
         if off is None or (off.requires_affected and not e.affected):
             continue
         if not result.recorded:
-            notes.append(f"event {e.type}: ignored, the tricks were not recorded")
+            notes.append(make_note("event_not_recorded", event=e.type))
             continue
         if off.activated == "banker":
             activated = st.banker
@@ -442,7 +443,7 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
                 raise _event_error(deal, i, f"event {e.type!r}: trick {e.trick} was won by "
                                             f"{trick.winner.id}, not by the 椿")
         if activated == e.seat:
-            notes.append(f"event {e.type}: the offender {e.seat.id} activated himself; nothing due")
+            notes.append(make_note("offender_activated_himself", event=e.type, seat=e.seat.id))
             continue
         if off.exempt_only_left is not None and e.trick is not None:
             at = _fault_trick(result, e.seat, e.trick, off.exempt_at_play_of, st)
@@ -450,8 +451,8 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
             for t in result.tricks[:at - 1]:
                 left &= ~(1 << t.cards[(e.seat - t.lead) % 4])
             if not left & ~off.exempt_only_left.value(st):
-                notes.append(f"event {e.type}: {e.seat.id} held only {off.exempt_only_left.text} "
-                             f"when he played at trick {at} (三路既竭), so no 代賠")
+                notes.append(make_note("offender_exhausted", event=e.type, seat=e.seat.id,
+                                  cards=off.exempt_only_left.text, trick=at))
                 continue
         if activated == st.banker:
             compensated = [s for s in range(4) if s not in (st.banker, e.seat)]
@@ -470,7 +471,7 @@ def _dai_pei(ruleset: Ruleset, deal: Deal, st: HandState, books: _Books, result:
             elif mode == "gross":
                 amount = min(amount, _paid_to(books, played, q, activated))
             books.pay(int(e.seat), q, amount, off.id, off.name, off.source.short,
-                      "dai_pei", int(e.seat), f"trick {e.trick}" if e.trick else "")
+                      "dai_pei", int(e.seat), make_note("ledger_trick", trick=e.trick) if e.trick else "")
 
 
 def _fault_trick(result: PlayResult, seat: int, trick: int, played: Any, st: HandState) -> int:
@@ -523,8 +524,8 @@ def _next_banker(ruleset: Ruleset, deal: Deal, firings: list[Firing], books: _Bo
         leaders = [s for s in SEATS if net[s] == top]
         if len(leaders) > 1:
             # S0 and the app's code: a shared top keeps the previous 莊, among them or not.
-            return deal.banker, "連莊: the top earners tie"
+            return deal.banker, make_note("bank_top_earners_tie")
         if leaders[0] == deal.banker:
-            return deal.banker, "連莊: the 莊 is the top earner"
-        return leaders[0], "the top earner becomes 莊"
+            return deal.banker, make_note("bank_banker_top_earner")
+        return leaders[0], make_note("bank_top_earner")
     return deal.banker.after(proc.next_banker_rotate), "輪椿"
