@@ -747,8 +747,21 @@ def _stack_room(limits: Limits) -> Iterator[None]:
 _PARSERS_DIFFER = re.compile(r"[\t\ufeff]|(?:^|[\s\[{,])!", re.MULTILINE)
 
 
+def _question_in_flow(text: str) -> bool:
+    """Whether a ``?`` may stand inside a flow collection: libyaml reads ``[a?]`` as the
+    scalar ``a?``, PyYAML's own parser as a key indicator (an error).  A cheap, linear
+    over-approximation — a ``?`` after the first ``[`` or ``{`` — sends such texts to
+    PyYAML's parser, so both installs give one verdict."""
+    last = text.rfind("?")
+    if last < 0:
+        return False
+    first = min((i for i in (text.find("["), text.find("{")) if i >= 0), default=-1)
+    return 0 <= first < last
+
+
 def _compose(text: str, limits: Limits) -> Node | None:
-    if _FastLoader is not None and (len(text) > _REPARSE_MAX or not _PARSERS_DIFFER.search(text)):
+    if _FastLoader is not None and (len(text) > _REPARSE_MAX or not (
+            _PARSERS_DIFFER.search(text) or _question_in_flow(text))):
         try:
             return yaml.compose(text, Loader=lambda stream: _FastLoader(stream, limits))
         except yaml.YAMLError:
