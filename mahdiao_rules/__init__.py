@@ -23,8 +23,8 @@ its own modules), which ``tests/test_layers.py`` checks for every import:
    (streaming Monte Carlo, also of sittings) — side by side, neither imports the other;
 9. ``report/`` — report models, comparison, explanations, rule tables, sittings,
    rendering and charts;
-10. ``api`` — the Python API (``import mahdiao_rules as md``; docs/api.md): load deals
-    and rulesets, replay, settle, simulate; results in exact 注;
+10. ``api`` — the Python API (``import mahdiao_rules as md``; docs/api.md): load deals,
+    rulesets and sittings, replay, settle, simulate; results in exact 注;
 11. ``cli/`` — the ``mahdiao`` command, one module per command family; nothing
     imports it (``python -m mahdiao_rules`` runs it).
 
@@ -50,6 +50,9 @@ __all__ = [
     "Ruleset",
     "Seat",
     "Simulation",
+    "Sitting",
+    "SittingReplay",
+    "SittingRun",
     "__version__",
     "deal_code",
     "deal_from_code",
@@ -57,8 +60,10 @@ __all__ = [
     "load_deals",
     "load_ruleset",
     "load_rulesets",
+    "load_sitting",
     "random_deals",
     "replay",
+    "replay_sitting",
     "ruleset_ids",
     "settle_hand",
     "simulate_deals",
@@ -75,14 +80,19 @@ if TYPE_CHECKING:  # type checkers see the exports; at run time __getattr__ load
         Ruleset,
         Seat,
         Simulation,
+        Sitting,
+        SittingReplay,
+        SittingRun,
         deal_code,
         deal_from_code,
         examples,
         load_deals,
         load_ruleset,
         load_rulesets,
+        load_sitting,
         random_deals,
         replay,
+        replay_sitting,
         ruleset_ids,
         settle_hand,
         simulate_deals,

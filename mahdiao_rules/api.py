@@ -12,10 +12,13 @@ uses (:func:`mahdiao_rules.pipeline.settle_deal`); docs/api.md shows it at work:
 * :func:`load_ruleset`, :func:`load_rulesets`, :func:`ruleset_ids` — compiled rulesets,
   options as keyword arguments;
 * :func:`settle_hand` (one deal, one ruleset) → :class:`Result`; :func:`replay` (deals ×
-  rulesets) → :class:`Replay`; :func:`simulate_deals` → :class:`Simulation`.
+  rulesets) → :class:`Replay`; :func:`simulate_deals` → :class:`Simulation`;
+* :func:`load_sitting`, :func:`replay_sitting` (a sitting × rulesets, the 椿 and the 官堆
+  carried from hand to hand) → :class:`SittingReplay` of :class:`SittingRun`.
 
-(No name here is that of a subpackage — ``settle``, ``simulate``, ``ruleset`` — which
-the import system would set on the package and so hide.)
+(No name here is that of a subpackage — ``settle``, ``simulate``, ``ruleset``,
+``sitting`` — which the import system would set on the package and so hide: hence
+``replay_sitting``, not ``sitting``.)
 
 Amounts are in 注 as exact :class:`~fractions.Fraction` values (the engine counts in
 ticks, 24 to the 注: :mod:`mahdiao_rules.units`).  ``to_records()`` gives plain
@@ -41,17 +44,23 @@ from .deal import SEAT_ALIASES, SEATS, Deal, Seat
 from .errors import InputError
 from .io import dealcode
 from .io import dealfile as _dealfile
+from .io import sittingfile as _sittingfile
 from .io.resources import data_dir
+from .io.sittingfile import Sitting
 from .pipeline import settle_deal
 from .play.policies import POLICIES, make_policy
 from .report.contract import stamp
-from .report.render import formats_for, render_text, replay_report
+from .report.render import formats_for, render_text, replay_report, sitting_report
 from .ruleset import bundled_ids, find_ruleset, reading_order, spec_of
 from .ruleset.model import Ruleset
 from .settle.hand import Settlement
 from .settle.ledger import ACCOUNT_IDS, GUAN_DUI
 from .simulate import POSITIONS, Plan, Slot, Stats, build_model
 from .simulate import run as _run
+from .sitting import SittingPlay as _SittingPlay
+from .sitting import SittingResult as _SittingResult
+from .sitting import play_sitting
+from .sitting import tenure as _tenure
 from .units import zhu
 
 if TYPE_CHECKING:  # pragma: no cover - only for type checkers
@@ -66,14 +75,19 @@ __all__ = [
     "Ruleset",
     "Seat",
     "Simulation",
+    "Sitting",
+    "SittingReplay",
+    "SittingRun",
     "deal_code",
     "deal_from_code",
     "examples",
     "load_deals",
     "load_ruleset",
     "load_rulesets",
+    "load_sitting",
     "random_deals",
     "replay",
+    "replay_sitting",
     "ruleset_ids",
     "settle_hand",
     "simulate_deals",
@@ -476,6 +490,220 @@ def simulate_deals(rulesets: RulesetSpec | Iterable[RulesetSpec] = "all", n: int
     slots = [Slot(spec_of(rs), tuple(sorted(_changed(rs).items())), label=rs.id) for rs in chosen]
     plan = Plan(n=n, seed=str(seed), slots=tuple(slots), policy=_policy(policy))
     return Simulation(plan, _run(plan, jobs=jobs))
+
+
+# ====================================================================== sittings
+
+
+def load_sitting(path: PathLike | None = None) -> Sitting:
+    """The sitting of a sitting file (YAML, JSON, or JSON Lines for ``.jsonl``;
+    docs/sitting-format.md), or the bundled six-hand example without *path*.
+
+    Bad input raises :class:`~mahdiao_rules.errors.InputError` naming file, line and hand.
+    """
+    if path is None:
+        return _sittingfile.load_sitting(data_dir("examples") / "sitting.yaml",
+                                         display_name="examples/sitting.yaml")
+    return _sittingfile.load_sitting(path)
+
+
+@dataclass(frozen=True)
+class SittingRun:
+    """A sitting under one ruleset: the 椿 and the 官堆 carried from hand to hand by the
+    ruleset's own procedure.  Amounts are exact 注 per player (players keep their seats)."""
+
+    run: _SittingResult = field(repr=False)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.run.ruleset
+
+    @property
+    def players(self) -> list[str]:
+        """The players in seat order (east, south, west, north)."""
+        at = self.run.player_at
+        return [at[s] for s in SEATS]
+
+    @property
+    def seats(self) -> dict[str, str]:
+        """Player → seat id, fixed for the sitting."""
+        return {p: s.id for p, s in self.run.seat_of.items()}
+
+    @cached_property
+    def hands(self) -> list[Result]:
+        """Each hand played, as a :class:`Result` (ledger, nets by seat …), with this
+        ruleset's 椿; fewer than the sitting's hands when its stake cap ended it."""
+        return [Result(h.settlement) for h in self.run.hands]
+
+    @property
+    def bank_sequence(self) -> list[str]:
+        """The 椿 (player) of each hand."""
+        at = self.run.player_at
+        return [at[h.banker] for h in self.run.hands]
+
+    @cached_property
+    def nets(self) -> list[dict[str, Fraction]]:
+        """Each hand's net per player (官堆 payments included)."""
+        players = self.players
+        return [{players[k]: zhu(h.nets[k]) for k in range(4)} for h in self.run.hands]
+
+    @cached_property
+    def running(self) -> list[dict[str, Fraction]]:
+        """Each player's total from the start of the sitting, after each hand."""
+        out, total = [], dict.fromkeys(self.players, Fraction(0))
+        for row in self.nets:
+            total = {p: total[p] + v for p, v in row.items()}
+            out.append(total)
+        return out
+
+    @property
+    def totals(self) -> dict[str, Fraction]:
+        """Each player's net over the sitting."""
+        return self.running[-1] if self.running else dict.fromkeys(self.players, Fraction(0))
+
+    @property
+    def money(self) -> dict[str, Fraction]:
+        """Each player's net over the sitting in the stake unit (``stakes.unit``)."""
+        return dict(zip(self.players, self.run.money()[:4], strict=True))
+
+    @property
+    def guan_dui(self) -> list[Fraction]:
+        """The 官堆 after each hand."""
+        return [zhu(h.pool_after) for h in self.run.hands]
+
+    @property
+    def tenure(self) -> dict[str, dict[str, int]]:
+        """Per player: hands as 椿, spells (runs of hands) and the longest spell."""
+        ten = _tenure([int(h.banker) for h in self.run.hands])
+        return {p: {"hands": t.hands, "spells": t.spells, "longest": t.longest}
+                for p, t in zip(self.players, ten, strict=True)}
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the sitting ended before its last hand (the stake cap), or None."""
+        return self.run.stopped
+
+    @property
+    def notes(self) -> list[str]:
+        return list(self.run.notes)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One record per hand and player: hand (number), hand_id, ruleset, player, seat, role,
+        banker (the player), tricks, status, net, running, guan_dui (after the hand)."""
+        players, bankers = self.players, self.bank_sequence
+        out = []
+        for i, (h, res) in enumerate(zip(self.run.hands, self.hands, strict=True)):
+            tricks = res.tricks
+            for k, seat in enumerate(SEATS):
+                p = players[k]
+                out.append({"hand": h.hand.number, "hand_id": h.hand.deal.id, "ruleset": self.ruleset.id,
+                            "player": p, "seat": seat.id, "role": "banker" if seat == h.banker else "san",
+                            "banker": bankers[i], "tricks": tricks[seat.id], "status": res.status,
+                            "net": self.nets[i][p], "running": self.running[i][p],
+                            "guan_dui": zhu(h.pool_after)})
+        return out
+
+    def ledger_records(self) -> list[dict[str, Any]]:
+        """One record per ledger line of every hand (with the hand and the players)."""
+        at = {s.id: p for s, p in self.run.player_at.items()}
+        return [{"hand": h.hand.number, "hand_id": h.hand.deal.id, "ruleset": self.ruleset.id,
+                 "payer_player": at.get(p.payer), "payee_player": at.get(p.payee), **vars(p)}
+                for h, res in zip(self.run.hands, self.hands, strict=True) for p in res.ledger]
+
+    def __repr__(self) -> str:
+        totals = ", ".join(f"{p} {_signed(v)}" for p, v in self.totals.items())
+        return f"<SittingRun {len(self.run.hands)} hands under {self.ruleset.id}: {totals}>"
+
+
+@dataclass(frozen=True)
+class SittingReplay:
+    """A sitting replayed under several rulesets, each following its own bank sequence from
+    the same deals; ``sit["feng"]`` (or ``sit.result("feng")``) is one ruleset's
+    :class:`SittingRun`."""
+
+    sitting: Sitting = field(repr=False)
+    rulesets: tuple[Ruleset, ...]
+    runs: tuple[SittingRun, ...] = field(repr=False)
+    policy: str = "random"
+    trust_record: bool = False
+
+    @property
+    def players(self) -> list[str]:
+        """The players as the file names them."""
+        return list(self.sitting.players)
+
+    def __iter__(self) -> Iterator[SittingRun]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def result(self, ruleset: str | int = 0) -> SittingRun:
+        j = ruleset if isinstance(ruleset, int) else _index([r.id for r in self.rulesets], ruleset, "ruleset")
+        return self.runs[j]
+
+    def __getitem__(self, ruleset: str | int) -> SittingRun:
+        return self.result(ruleset)
+
+    def bank_sequences(self) -> dict[str, list[str]]:
+        """Ruleset id → the 椿 (player) of each hand."""
+        return {r.ruleset.id: r.bank_sequence for r in self.runs}
+
+    @property
+    def bank_differs(self) -> list[int]:
+        """The hands (numbers) whose 椿 differ between the rulesets."""
+        seqs = [r.bank_sequence for r in self.runs]
+        n = max((len(s) for s in seqs), default=0)
+        return [i + 1 for i in range(n) if len({s[i] for s in seqs if i < len(s)}) > 1]
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One record per ruleset, hand and player (see :meth:`SittingRun.to_records`)."""
+        return [rec for r in self.runs for rec in r.to_records()]
+
+    def ledger_records(self) -> list[dict[str, Any]]:
+        return [rec for r in self.runs for rec in r.ledger_records()]
+
+    def to_dataframe(self, *, exact: bool = False) -> pandas.DataFrame:
+        """The records as a pandas DataFrame (float 注 unless *exact*)."""
+        return _frame(self.to_records(), exact)
+
+    def report(self, fmt: str = "text", *, lang: str = "en") -> str:
+        """The report ``mahdiao sitting --format FMT`` writes (text, md, html, latex, csv,
+        ledger, json; docs/output-formats.md)."""
+        known = formats_for("sitting")
+        if fmt not in known:
+            raise ValueError(f"unknown format {fmt!r} (known: {', '.join(known)})")
+        record, policy, trust = self.sitting, self.policy, self.trust_record
+
+        def play(rs: Ruleset) -> _SittingPlay:  # the same play again: every draw is seeded
+            return _SittingPlay(rs, record, trust_record=trust, policy=make_policy(policy, rs))
+        doc = sitting_report(record, self.rulesets, play=play, trust_record=trust, input_name=record.file,
+                             stamp=stamp("python: mahdiao_rules.sitting", self.rulesets, seed=record.seed))
+        return render_text(doc, fmt, lang=lang)
+
+    def __repr__(self) -> str:
+        return (f"<SittingReplay {len(self.sitting.hands)} hand(s) × "
+                f"{', '.join(r.id for r in self.rulesets)}>")
+
+
+def replay_sitting(source: PathLike | Sitting | None = None,
+            rulesets: RulesetSpec | Iterable[RulesetSpec] = "feng", *,
+            options: Mapping[str, Mapping[str, str]] | None = None, policy: Policy = "random",
+            trust_record: bool = False) -> SittingReplay:
+    """Replay a sitting under every ruleset, as ``mahdiao sitting`` does: each ruleset
+    chooses its own 椿 hand after hand and carries its 官堆.
+
+    *source* is a sitting file path, a :class:`Sitting` (:func:`load_sitting`), or None for
+    the bundled six-hand example; *rulesets*, *options* and *policy* as for :func:`replay`.
+    A recorded 椿 that contradicts a ruleset's procedure raises
+    :class:`~mahdiao_rules.errors.InputError` unless *trust_record*.
+    """
+    record = source if isinstance(source, Sitting) else load_sitting(source)
+    chosen = load_rulesets(rulesets, options=options)
+    _policy(policy)
+    runs = tuple(SittingRun(play_sitting(rs, record, trust_record=trust_record,
+                                         policy=make_policy(policy, rs))) for rs in chosen)
+    return SittingReplay(record, tuple(chosen), runs, policy, trust_record)
 
 
 # ====================================================================== pandas

@@ -656,7 +656,7 @@ def build_sitting_model(plan: Plan, stats: SittingStats, *, deals_out: str | Non
         "pairs": pairs,
         "histogram": {"width": pool_hist["width"],
                       "bins": [{"lo": b["lo"], "hi": b["hi"]} for b in pool_hist["bins"]],
-                      "series": labels, "what": "官堆 after each hand (注)"},
+                      "series": labels, "colours": [colour_of(rs) for rs in rulesets]},
     }
 
 

@@ -162,3 +162,38 @@ def test_the_table_shown_on_the_api_page_is_todays():
     for line in block.group(2).strip().splitlines():
         seat, *values = line.split()
         assert [float(v) for v in values] == [float(replay.result(0, rs).nets[seat]) for rs in rulesets], line
+
+
+def test_a_sitting_agrees_with_the_command_line_json(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from mahdiao_rules.cli import main
+
+    out = CliRunner().invoke(main, ["sitting", "-r", "feng", "-r", "app", "-f", "json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    sit = md.replay_sitting(md.load_sitting(), ["app", "feng"])  # reading order, whatever the order given
+    assert [r.ruleset.id for r in sit] == ["feng", "app"]
+    for j, summary in enumerate(report["results"]):
+        run = sit[summary["ruleset"]]
+        assert run.bank_sequence == summary["bank_sequence"]
+        assert run.totals == {p: Fraction(str(t["net"])) for p, t in summary["totals"].items()}
+        assert run.money == {p: Fraction(str(t["money"])) for p, t in summary["totals"].items()}
+        for i, hand in enumerate(report["hands"]):
+            r = hand["results"][j]
+            assert run.nets[i] == {p: Fraction(str(v)) for p, v in r["nets"].items()}
+            assert run.running[i] == {p: Fraction(str(v)) for p, v in r["running"].items()}
+    # every ledger line is a payment between players (or the 官堆) that sums to the nets
+    feng = sit["feng"]
+    for i, row in enumerate(feng.nets):
+        lines = [x for x in feng.ledger_records() if x["hand"] == i + 1]
+        for player, net in row.items():
+            assert sum(x["amount"] for x in lines if x["payee_player"] == player) - \
+                sum(x["amount"] for x in lines if x["payer_player"] == player) == net
+    assert json.loads(sit.report("json"))["results"][0]["bank_sequence"] == feng.bank_sequence
+    with pytest.raises(ValueError, match="unknown format"):
+        sit.report("jsonl")
+    bad = tmp_path / "s.yaml"
+    bad.write_text("hands: []\n", encoding="utf-8")
+    with pytest.raises(md.InputError, match=r"s\.yaml"):
+        md.replay_sitting(bad)

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEALS = "tests/data/report_deals.yaml"
 VARIANT = "tests/data/feng_variant.yaml"
 PARTIAL = "s3-example-1-partial"
+SITTING = "tests/bad/base_sitting.yaml"
 
 
 @pytest.fixture(autouse=True)
@@ -61,6 +62,10 @@ JSON_COMMANDS = [
     ("simulate", ["simulate", "-n", "40", "-r", "all", "-f", "json", "--policy", "random"]),
     ("ablate", ["ablate", "-r", "feng", "-n", "30", "--options", "qi_zhuo,first_lead", "-f", "json"]),
     ("reconstruct", ["reconstruct", "--deal", PARTIAL, "--samples", "20", "-r", "all", "-f", "json"]),
+    ("sitting", ["sitting", "-f", "json"]),
+    ("sitting", ["sitting", "examples/sitting.yaml", "-r", "all", "-f", "json", "--full-sources"]),
+    ("sitting", ["sitting", SITTING, "-r", "feng", "-r", "app", "-f", "json", "--policy", "heuristic"]),
+    ("simulate-sitting", ["simulate", "--sitting", "3", "-n", "6", "-r", "all", "-f", "json"]),
 ]
 
 
@@ -194,6 +199,11 @@ CSV_PAIRS = [
     ("rules-table", ["rules", "table", "feng", "-f", "csv"], ["rules", "table", "app", "-f", "csv"]),
     ("rules-diff", ["rules", "diff", "feng", "app", "-f", "csv"], ["rules", "diff", "qing", "feng", VARIANT,
                                                                    "-f", "csv"]),
+    ("sitting", ["sitting", "-f", "csv"], ["sitting", SITTING, "-r", "all", "-r", VARIANT, "-f", "csv"]),
+    ("sitting-ledger", ["sitting", "-r", "app", "-f", "ledger"],
+     ["sitting", SITTING, "-r", "feng", "-f", "ledger"]),
+    ("simulate-sitting", ["simulate", "--sitting", "2", "-n", "4", "-r", "feng", "-f", "csv"],
+     ["simulate", "--sitting", "5", "-n", "3", "-r", "all", "--seed", "x", "-f", "csv"]),
 ]
 
 
@@ -234,6 +244,18 @@ def test_csv_numbers_are_numbers_and_booleans_are_true_false():
     assert all(row["zhu"] == "" or NUMBER.match(row["zhu"]) for row in items)
     assert any(row["zhu"] == "8" for row in items) and not any("注" in row["zhu"] for row in items)
     assert {row["ends_hand"] for row in items} == {"true", "false"}
+    rows = table(run("sitting", "-r", "feng", "-r", "app", "-f", "csv"))
+    numeric = ["hand", "stake", "guan_dui_before", "guan_dui_after", "tricks", "kai_zhu", "qiao_men",
+               "gong_he", "san_jia", "guan_dui", "fa_li", "dai_pei", "net", "running", "money"]
+    for row in rows:
+        for column in numeric:
+            assert row[column] == "" or NUMBER.match(row[column]), (column, row[column])
+    assert any(row["tricks"] == "" for row in rows)  # a 免斗 hand was not played: empty, not 0
+    assert any(row["net"].startswith("-") for row in rows)
+    for row in table(run("sitting", "-f", "ledger")):
+        assert NUMBER.match(row["amount"]) and float(row["amount"]) > 0
+    for row in table(run("simulate", "--sitting", "3", "-n", "4", "-r", "feng", "-f", "csv")):
+        assert all(NUMBER.match(row[c]) for c in ("n", "mean", "hands_per_sitting")), row
     cells = table(run("rules", "diff", "feng", "app", "-f", "csv"))
     assert not any(v == "—" for row in cells for v in row.values())  # absent is empty, not —
     assert {row["present"] for row in cells} == {"true", "false"}
@@ -254,6 +276,19 @@ def test_every_replay_format_is_stamped(fmt):
     text = run("replay", DEALS, "-r", "feng", "-r", VARIANT, "-f", fmt)
     digest = __import__("hashlib").sha256((ROOT / DEALS).read_bytes()).hexdigest()
     stamped(text, find_ruleset(VARIANT).content_hash, digest)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html", "latex", "csv", "ledger", "json"])
+def test_every_sitting_format_is_stamped(fmt):
+    text = run("sitting", SITTING, "-r", "feng", "-r", VARIANT, "-f", fmt)
+    digest = __import__("hashlib").sha256((ROOT / SITTING).read_bytes()).hexdigest()
+    stamped(text, find_ruleset(VARIANT).content_hash, digest, "mahdiao sitting")
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html", "latex", "csv", "json"])
+def test_every_simulate_sitting_format_is_stamped(fmt):
+    text = run("simulate", "--sitting", "2", "-n", "3", "-r", VARIANT, "--seed", "stamp-me", "-f", fmt)
+    stamped(text, find_ruleset(VARIANT).content_hash, "stamp-me", "mahdiao simulate --sitting")
 
 
 @pytest.mark.parametrize("args", [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,16 +19,17 @@ import pytest
 from cli_helpers import KEEP, error_line, invoke
 
 from mahdiao_rules.io.sittingfile import load_sitting
-from mahdiao_rules.report.render import LANGS, RENDERERS
-from mahdiao_rules.report.sitting import build_sitting_report
+from mahdiao_rules.report.contract import input_info, stamp
+from mahdiao_rules.report.render import LANGS, Report, formats_for, render_report, render_text, sitting_report
 from mahdiao_rules.ruleset import find_ruleset
-from mahdiao_rules.sitting import play_sitting
+from mahdiao_rules.sitting import SittingPlay
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 EXAMPLE = "examples/sitting.yaml"
 COMMAND = f"mahdiao sitting {EXAMPLE} -r feng -r app"
-EXT = {"text": "txt", "md": "md", "html": "html", "latex": "tex", "csv": "csv", "json": "json"}
+EXT = {"text": "txt", "md": "md", "html": "html", "latex": "tex", "csv": "csv", "json": "json",
+       "ledger": "ledger.csv"}
 SEATS = ("east", "south", "west", "north")
 
 
@@ -36,10 +38,22 @@ def at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def model(path: str = EXAMPLE, ids: tuple[str, ...] = ("feng", "app"), **kw) -> dict:
+def report(path: str = EXAMPLE, ids: tuple[str, ...] = ("feng", "app"), **kw) -> Report:
+    """The sitting of *path* under *ids*, ready to render in any format."""
     record = load_sitting(path)
-    results = [play_sitting(find_ruleset(r), record, **kw) for r in ids]
-    return build_sitting_report(record, results, command=COMMAND, input_name=path)
+    chosen = [find_ruleset(r) for r in ids]
+    run = stamp(COMMAND, chosen, [input_info(path, path)], seed=record.seed)
+    return sitting_report(record, chosen, stamp=run, play=lambda rs: SittingPlay(rs, record, **kw),
+                          input_name=path)
+
+
+def render(fmt: str, path: str = EXAMPLE, **kw) -> str:
+    return render_text(report(path, **kw), fmt)
+
+
+def model(path: str = EXAMPLE, **kw) -> dict:
+    """The sitting as JSON data (the model)."""
+    return json.loads(render("json", path, **kw))
 
 
 def check_golden(name: str, text: str, update: bool) -> None:
@@ -54,44 +68,50 @@ def check_golden(name: str, text: str, update: bool) -> None:
         f"{name} differs from its golden file (pytest --update-golden to accept)"
 
 
-@pytest.mark.parametrize("fmt", sorted(RENDERERS))
+@pytest.mark.parametrize("fmt", formats_for("sitting"))
 def test_sitting_golden(fmt, update_golden):
-    check_golden(f"sitting.{EXT[fmt]}", RENDERERS[fmt](model(), kind="sitting"), update_golden)
+    check_golden(f"sitting.{EXT[fmt]}", render(fmt), update_golden)
 
 
 # --------------------------------------------------------------------------- contents
 
 
 def test_json_has_both_bank_sequences_and_every_ledger():
-    report = json.loads(RENDERERS["json"](model(), kind="sitting"))
+    report = model()
     assert report["kind"] == "sitting"
     feng, app = report["results"]
     assert feng["bank_sequence"] == ["丙", "丁", "丁", "甲", "乙", "丙"]
     assert app["bank_sequence"] != feng["bank_sequence"]
     assert report["bank_differs"] == [n for n, (a, b) in enumerate(
         zip(feng["bank_sequence"], app["bank_sequence"], strict=True), start=1) if a != b]
-    for r in (feng, app):
+    for j, r in enumerate((feng, app)):
         running = dict.fromkeys(report["players"], 0)
-        for h in r["hands"]:
-            ledger = h["settlement"]["ledger"]
+        pool = report["guan_dui_start"]
+        for hand in report["hands"]:
+            h = hand["results"][j]
+            assert h["ruleset"] == r["ruleset"]
+            assert h["banker_player"] == r["bank_sequence"][hand["number"] - 1]
+            s = h["settlement"]
             # every transfer is in the hand's ledger: the nets are its sums
             by_account = dict.fromkeys([*SEATS, "guan_dui"], 0)
-            for line in ledger:
+            for line in s["ledger"]:
                 assert line["item"] and line["source"]
                 by_account[line["payer"]] -= line["amount"]
                 by_account[line["payee"]] += line["amount"]
             assert sum(by_account.values()) == 0
             for player, seat in r["players"].items():
-                assert h["nets"][player] == by_account[seat]
+                assert h["nets"][player] == by_account[seat] == s["seats"][seat]["net"]
                 running[player] += h["nets"][player]
                 assert h["running"][player] == running[player]
-            assert h["guan_dui"]["after"] - h["guan_dui"]["before"] == by_account["guan_dui"]
+            # the 官堆 carries over from hand to hand
+            assert s["guan_dui"]["start"] == pool and s["guan_dui"]["end"] - pool == by_account["guan_dui"]
+            pool = s["guan_dui"]["end"]
         assert {p: t["net"] for p, t in r["totals"].items()} == running
-        assert r["balance"] == 0
+        assert r["guan_dui"]["end"] == pool and r["balance"] == 0
 
 
 def test_html_shows_two_bank_sequences_charts_and_ledgers():
-    html = RENDERERS["html"](model(), kind="sitting")
+    html = render("html")
     assert html.count('<svg class="chart"') == 2 and html.count("<polyline") == 8
     assert "Every ruleset plays the same deals" in html
     assert re.search(r'<tr class="differs"><td class="num">2</td>', html)
@@ -102,7 +122,7 @@ def test_html_shows_two_bank_sequences_charts_and_ledgers():
 
 def test_labels_in_every_language():
     for lang in LANGS:
-        text = RENDERERS["text"](model(), kind="sitting", lang=lang)
+        text = render_text(report(), "text", lang=lang)
         assert ("歷局之椿" in text) or ("历局之椿" in text) or ("the 椿 hand by hand" in text)
 
 
@@ -122,27 +142,99 @@ def hostile(tmp_path):
 
 
 def test_hostile_names_are_escaped(hostile):
-    m = model(hostile)
-    html = RENDERERS["html"](m, kind="sitting")
+    html = render("html", hostile)
     assert "<script>" not in html and "<b>乙</b>" not in html and "&lt;b&gt;乙" in html
     HTMLParser().feed(html)
-    tex = RENDERERS["latex"](m, kind="sitting")
+    tex = render("latex", hostile)
     assert "\\textbf{丁}" not in tex and "\\textbackslash{}textbf\\{丁\\}" in tex
-    md = RENDERERS["md"](m, kind="sitting")
+    md = render("md", hostile)
     assert "丙\\|丙" in md
-    rows = list(csv.reader(io.StringIO(RENDERERS["csv"](m, kind="sitting").lstrip("\ufeff"))))
+    rows = list(csv.reader(io.StringIO(render("csv", hostile).lstrip("\ufeff"))))
     assert all(not cell.startswith("=") for row in rows for cell in row)
     assert any(cell == "'=1+1" for row in rows for cell in row)
 
 
 def test_csv_columns_are_fixed():
-    rows = list(csv.DictReader(io.StringIO(RENDERERS["csv"](model(), kind="sitting").lstrip("\ufeff"))))
+    rows = list(csv.DictReader(io.StringIO(render("csv").lstrip("\ufeff"))))
     assert len(rows) == 2 * 6 * 4
-    assert list(rows[0])[:6] == ["ruleset", "ruleset_hash", "hand", "hand_id", "banker_seat",
-                                 "banker_player"]
+    assert list(rows[0])[:6] == ["hand", "hand_id", "ruleset", "code", "banker_seat", "banker_player"]
     feng = [r for r in rows if r["ruleset"] == "feng" and r["hand"] == "6"]
-    assert sorted(float(r["running"]) for r in feng) == sorted(
-        float(v) for v in json.loads(RENDERERS["json"](model(), kind="sitting"))["results"][0]["totals_row"])
+    totals = model()["results"][0]["totals"]
+    assert {r["player"]: float(r["running"]) for r in feng} == {p: t["net"] for p, t in totals.items()}
+
+
+def test_ledger_csv_sums_to_the_nets():
+    nets: dict[tuple[str, str, str], float] = {}
+    for row in csv.DictReader(io.StringIO(render("ledger").lstrip("\ufeff"))):
+        for who, sign in ((row["payer_player"], -1), (row["payee_player"], 1)):
+            if who:
+                key = (row["hand"], row["ruleset"], who)
+                nets[key] = nets.get(key, 0) + sign * float(row["amount"])
+    for hand in model()["hands"]:
+        for r in hand["results"]:
+            for player, net in r["nets"].items():
+                assert nets.get((str(hand["number"]), r["ruleset"], player), 0) == net
+
+
+# --------------------------------------------------------------------------- hand by hand
+
+
+def long_sitting(n: int):
+    from mahdiao_rules.io.dealfile import random_deals
+    from mahdiao_rules.io.sittingfile import Sitting
+
+    return Sitting.of_deals(random_deals("long", n), seed="long")
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "ledger"])
+def test_a_sitting_is_written_hand_by_hand(fmt):
+    """Hand k is played only after hand k-1 was written: nothing holds every hand's ledger."""
+    record, chosen = long_sitting(6), [find_ruleset("feng"), find_ruleset("app")]
+    played, sizes = [0], []
+
+    class Counted(SittingPlay):
+        def __iter__(self):
+            for h in super().__iter__():
+                if self.ruleset.id == "feng":
+                    played[0] += 1
+                yield h
+
+    class Spy(io.StringIO):
+        def write(self, text: str) -> int:
+            sizes.append((played[0], len(self.getvalue())))
+            return super().write(text)
+
+    out = Spy()
+    report = sitting_report(record, chosen, stamp=stamp("", chosen), play=lambda rs: Counted(rs, record))
+    render_report(report, fmt, out)
+    first = {}
+    for n, size in sizes:
+        first.setdefault(n, size)
+    # when hand k (k ≥ 2) was played, the output of hand k-1 was already written
+    written = [first[k] for k in range(2, 7)]
+    assert written == sorted(written) and len(set(written)) == 5 and written[0] > first[1], sizes[:12]
+
+
+def test_sitting_memory_is_flat_in_the_number_of_hands():
+    import tracemalloc
+
+    rs = find_ruleset("feng")
+
+    def peak(n: int) -> int:
+        record = long_sitting(n)  # the record itself is read whole (about 2 kB a hand)
+        tracemalloc.start()
+        try:
+            report = sitting_report(record, [rs], stamp=stamp("", [rs]),
+                                    play=lambda r: SittingPlay(r, record))
+            with open(os.devnull, "w", encoding="utf-8") as out:
+                render_report(report, "json", out)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    a, b = peak(40), peak(200)
+    # a few bytes a hand (the bank sequence; the rest is garbage the collector has not reached
+    # yet), where a hand's model and ledger take about 20 kB
+    assert b < a + 160 * 2000, (a, b)
 
 
 # --------------------------------------------------------------------------- the command
@@ -152,6 +244,36 @@ def test_cli_default_is_the_bundled_sitting():
     result = invoke("sitting")
     assert result.exit_code == 0, result.stderr
     assert "六局" in result.stdout and "feng" in result.stdout
+
+
+def _piped(args: list[str], text: str):
+    from click.testing import CliRunner
+
+    from mahdiao_rules.cli import main
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, args, input=text, catch_exceptions=False)
+
+
+def test_a_sitting_in_json_lines_reads_from_standard_input():
+    from mahdiao_rules.io.yamlsafe import load_file
+
+    data = load_file(ROOT / EXAMPLE).data
+    lines = [json.dumps({k: v for k, v in data.items() if k != "hands"}, ensure_ascii=False)]
+    lines += [json.dumps(h, ensure_ascii=False) for h in data["hands"]]
+    text = "\n".join(lines) + "\n"
+    piped = _piped(["sitting", "-", "-r", "feng", "-r", "app", "-f", "json"], text)
+    assert piped.exit_code == 0, piped.stderr
+    direct = json.loads(invoke("sitting", EXAMPLE, "-r", "feng", "-r", "app", "-f", "json").stdout)
+    mine = json.loads(piped.stdout)
+    assert mine["input"] == "<stdin>" and mine["stamp"]["inputs"] == [{"path": "<stdin>", "sha256": None}]
+    assert (mine["hands"], mine["results"]) == (direct["hands"], direct["results"])
+    assert "<stdin>: ok (sitting of 6 hands)" in _piped(["validate", "-"], text).stdout
+    # an error names standard input and the line of the hand
+    broken = text.replace('"id": "h3"', '"id": "h3", "colour": "red"')
+    assert error_line(_piped(["sitting", "-"], broken)).startswith("mahdiao: error: <stdin>:4: hands[2]")
 
 
 def test_cli_html_and_svg_dir(tmp_path):
@@ -171,8 +293,8 @@ def test_cli_trust_record(tmp_path):
     result = invoke("sitting", bad, "--trust-record", "-f", "json")
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["results"][0]["hands"][1]["banker"] == "west"
-    assert report["stamp"]["trust_record"] is True
+    assert report["hands"][1]["results"][0]["banker"] == "west"
+    assert report["trust_record"] is True
 
 
 def test_cli_bad_sitting_writes_nothing(tmp_path):
@@ -185,7 +307,7 @@ def test_cli_bad_sitting_writes_nothing(tmp_path):
 def test_cli_set_option_of_the_sitting_block():
     result = invoke("sitting", EXAMPLE, "--set", "feng.ling_nian_zhuang=seed", "-f", "json")
     assert result.exit_code == 0, result.stderr
-    hand5 = json.loads(result.stdout)["results"][0]["hands"][4]
+    hand5 = json.loads(result.stdout)["hands"][4]["results"][0]
     assert "from the seed" in hand5["how"]
 
 

@@ -35,6 +35,7 @@ from ..io.output import (
     write_files,
 )
 from ..io.resources import data_dir
+from ..io.sittingfile import is_json_lines_sitting, json_lines_document
 from ..io.textcheck import control_problem, printable
 from ..io.yamlsafe import Document, current_limits, load_file, load_text
 from ..report.render import LANGS
@@ -321,6 +322,8 @@ def read_document(file: str) -> Document:
         return load_file(file)
     limit = current_limits().max_bytes
     raw = getattr(sys.stdin, "buffer", sys.stdin).read(limit + 1)
+    if is_json_lines_sitting(raw):  # the sitting on line 1, a hand on each line after it
+        return json_lines_document(raw, STDIN_NAME)
     # JSON is told by its first character (a deal file is a mapping; a stdin has no name).
     return load_text(raw, STDIN_NAME, is_json=raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{")
 

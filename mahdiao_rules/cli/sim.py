@@ -6,6 +6,7 @@ Only the report goes to stdout; the progress bar goes to stderr.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -22,6 +23,7 @@ from ..errors import InputError
 from ..play.policies import POLICIES
 from ..report.contract import envelope, stamp
 from ..report.render import environment, mark_chinese
+from ..report.tables import TABLES, write_csv
 from ..ruleset import PALETTE, bundled_ids, find_ruleset, resolve_rulesets, spec_of
 from ..simulate import (
     Plan,
@@ -140,6 +142,11 @@ def render(model: dict[str, Any], fmt: str) -> str:
     """The report in *fmt*: json as is, the others through ``templates/simulate.<ext>.j2``."""
     if fmt == "json":
         return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
+    if (model["kind"], fmt) in TABLES:  # fixed columns, written by code (report/tables.py)
+        columns, rows = TABLES[(model["kind"], fmt)]
+        out = io.StringIO()
+        write_csv(columns, rows(model), out)
+        return out.getvalue()
     env = environment(None, fmt=fmt)
     env.filters.update(num=_num, ci=_ci, pct=_pct, item=lambda seq, i: seq[i],
                        histogram_svg=lambda report, **kw: Markup(histogram_svg(report, **kw)))

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from ..io.output import open_stream
 from ..io.resources import data_dir
 from ..io.sittingfile import Sitting, load_sitting, parse_sitting
 from ..play.policies import make_policy
-from ..report.render import RENDERERS, load_labels
-from ..report.sitting import build_sitting_report
+from ..report.contract import input_info, stamp
+from ..report.render import formats_for, load_labels, render_report, sitting_report
+from ..report.sittingview import RunningCharts
 from ..report.svg import line_chart
 from ..ruleset import resolve_rulesets
-from ..sitting import play_sitting
+from ..sitting import SittingPlay
 from . import complete
 from .common import (
     STDIN,
@@ -26,22 +30,23 @@ from .common import (
     report_options,
     ruleset_files,
     svg_place,
-    write_output,
     write_svgs,
 )
 
-SITTING_FORMATS = sorted(RENDERERS)
+SITTING_FORMATS = formats_for("sitting")
+EXAMPLE = "examples/sitting.yaml"
 
 
-def load_sitting_file(file: str | None) -> tuple[Sitting, str]:
-    """The sitting of FILE (the bundled example without one; ``-``: standard input)."""
+def load_sitting_file(file: str | None) -> tuple[Sitting, str, str | None]:
+    """The sitting of FILE (the bundled example without one; ``-``: standard input, YAML, JSON
+    or JSON Lines), the name messages show, and the file to hash for the stamp."""
     if file is None:
-        return (load_sitting(str(data_dir("examples") / "sitting.yaml"),
-                             display_name="examples/sitting.yaml"), "examples/sitting.yaml")
+        path = str(data_dir("examples") / "sitting.yaml")
+        return load_sitting(path, display_name=EXAMPLE), EXAMPLE, path
     if file == STDIN:
         record = parse_sitting(read_document(file))
-        return record, record.file
-    return load_sitting(file), file
+        return record, record.file, None
+    return load_sitting(file), file, file
 
 
 @click.command()
@@ -64,13 +69,16 @@ def load_sitting_file(file: str | None) -> tuple[Sitting, str]:
                    "and the hand id).")
 @click.option("--svg-dir", metavar="DIR",
               help="Also write each ruleset's chart of running totals as DIR/<ruleset>.svg.")
+@click.option("--full-sources", is_flag=True,
+              help="JSON: give every fired item and ledger line its quoted source phrase, not only "
+                   "the key of the document's sources table.")
 @report_options
 @friendly_errors
 def sitting(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str | None,
-            output: str | None, trust_record: bool, policy: str, svg_dir: str | None, lang: str,
-            template_dir: str | None) -> None:
-    """Replay the hands of a sitting FILE (YAML or JSON; - reads standard input) in order
-    under each ruleset.
+            output: str | None, trust_record: bool, policy: str, svg_dir: str | None,
+            full_sources: bool, lang: str, template_dir: str | None) -> None:
+    """Replay the hands of a sitting FILE (YAML, JSON or JSON Lines; - reads standard input)
+    in order under each ruleset.
 
     \b
     Each ruleset follows its own procedure between hands: the seats, the first
@@ -79,23 +87,27 @@ def sitting(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ..
     the same seats under every ruleset, so where the bank sequences differ the
     same cards are settled with another 椿.  Without FILE the bundled example
     sitting is replayed.  A recorded 椿 that contradicts the procedure is an
-    error unless --trust-record.  The format is docs/sitting-format.md.
+    error unless --trust-record.  The format is docs/sitting-format.md; json,
+    csv and ledger (one row per payment) are written hand by hand.
     """
     fmt = output_format(fmt, output, SITTING_FORMATS, "text")
     inputs = [file] if file not in (None, STDIN) else []
     dest = output_place(output, inputs=inputs)
     svg = svg_place(svg_dir, others=[dest])
-    record, shown = load_sitting_file(file)
+    record, shown, path = load_sitting_file(file)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
     check_settings_targets(settings, chosen)
     dest = output_place(output, inputs=[*inputs, *ruleset_files(chosen)])
-    results = [play_sitting(rs, record, trust_record=trust_record, policy=make_policy(policy, rs))
-               for rs in chosen]
-    report = build_sitting_report(record, results, command=command_line(), input_name=shown,
-                                  trust_record=trust_record)
-    text = RENDERERS[fmt](report, kind="sitting", lang=lang, template_dir=template_dir)
-    if svg is not None:
-        title = load_labels(template_dir, lang).chart_running
-        write_svgs(svg, [(r["ruleset"], r["chart"]) for r in report["results"]], title,
-                   draw=line_chart)
-    write_output(text, dest)
+
+    def play(rs: Any) -> SittingPlay:
+        return SittingPlay(rs, record, trust_record=trust_record, policy=make_policy(policy, rs))
+
+    run = stamp(command_line(), chosen, [input_info(path, shown)], seed=record.seed)
+    report = sitting_report(record, chosen, stamp=run, play=play, input_name=shown,
+                            full_sources=full_sources, trust_record=trust_record)
+    charts = RunningCharts([rs.id for rs in chosen])
+    report.items = charts.passing(report.items or ())
+    with open_stream(dest) as out:
+        render_report(report, fmt, out, lang=lang, template_dir=template_dir)
+        if svg is not None:  # before the report is in place: charts and report, all or nothing
+            write_svgs(svg, charts.charts(), load_labels(template_dir, lang).chart_running, draw=line_chart)

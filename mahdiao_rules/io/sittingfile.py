@@ -15,6 +15,7 @@ below the floor.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,8 @@ from .dealfile import read_deal
 from .schemacheck import check
 from .yamlsafe import Document, current_limits, format_path, load_file, load_text
 
-__all__ = ["Sitting", "SittingHand", "Stakes", "load_sitting", "parse_sitting"]
+__all__ = ["Sitting", "SittingHand", "Stakes", "is_json_lines_sitting", "json_lines_document", "load_sitting",
+           "parse_sitting"]
 
 KeyPath = tuple[str | int, ...]
 DEFAULT_PLAYERS = ("東家", "南家", "西家", "北家")
@@ -96,6 +98,10 @@ class Sitting:
     def line_of(self, path: KeyPath) -> int | None:
         return self.doc.line_of(path)
 
+    def __repr__(self) -> str:
+        n = len(self.hands)
+        return f"<Sitting {self.file}: {n} hand{'s' if n != 1 else ''}; players {' '.join(self.players)}>"
+
     def error(self, path: KeyPath, message: str) -> InputError:
         """An error at *path* of the file (``file:line: path: message``)."""
         return InputError(message, file=self.file, line=self.doc.line_of(path),
@@ -153,6 +159,12 @@ def load_json_lines(path: str | os.PathLike[str], name: str) -> Document:
             raw = fh.read(limit + 1)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", file=name) from None
+    return json_lines_document(raw, name)
+
+
+def json_lines_document(raw: bytes, name: str) -> Document:
+    """A JSON Lines sitting from its bytes (a file, or standard input) as one document."""
+    limit = current_limits().max_bytes
     if len(raw) > limit:
         raise InputError(f"file is too large (more than {limit} bytes)", file=name)
     parts: list[tuple[int, Document]] = []
@@ -172,6 +184,20 @@ def load_json_lines(path: str | os.PathLike[str], name: str) -> Document:
                          "without hands: (each later line is one hand)", file=name, line=parts[0][0])
     data = {**head, "hands": [doc.data for _, doc in parts[1:]]}
     return _Lines(name, data, parts=tuple(parts))
+
+
+def is_json_lines_sitting(raw: bytes) -> bool:
+    """Whether *raw* (a file without a name: standard input) is a sitting in JSON Lines: more
+    than one line, the first a JSON object with neither ``hands`` (a deal, a sitting in one
+    JSON document) nor ``kind`` (the header of a deal file or of a tool's output)."""
+    lines = [line for line in raw.removeprefix(b"\xef\xbb\xbf").split(b"\n") if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        head = json.loads(lines[0])
+    except ValueError:
+        return False
+    return isinstance(head, dict) and "hands" not in head and "kind" not in head
 
 
 def looks_like_sitting(data: Any) -> bool:

@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 KINDS = ("replay", "replay-header", "replay-deal", "explain", "rules-table", "rules-diff", "rulesets",
-         "validate", "simulate", "ablate", "reconstruct", "codes")
+         "validate", "simulate", "ablate", "reconstruct", "codes", "sitting", "simulate-sitting")
 """Every kind of JSON output; each has ``io/schemas/output/<kind>.schema.json``.  (Deal files,
 which ``deal``, ``code --decode``, ``simulate --deals-out`` and ``reconstruct --completions``
 write, follow the input schemas ``deal`` and ``deals-header``.)"""

@@ -630,7 +630,7 @@ TEMPLATES: dict[str, TemplateRenderer] = {
 written by code, since their columns and fields are a contract (contract.py, tables.py)."""
 
 CSV_TEMPLATE = TemplateRenderer("csv", "csv", bom=True)
-"""CSV of the kinds whose table is still a template (sitting, reconstruct, simulate)."""
+"""CSV of the kinds whose table is still a template (reconstruct, simulate, ablate)."""
 
 
 def render_json(model: dict[str, Any], **_: Any) -> str:
@@ -638,8 +638,8 @@ def render_json(model: dict[str, Any], **_: Any) -> str:
 
 
 RENDERERS: dict[str, Callable[..., str]] = {**TEMPLATES, "csv": CSV_TEMPLATE, "json": render_json}
-"""Whole-text renderers of the kinds that build one model at once (sitting, reconstruct); a
-replay, an explanation and the rule tables go through :func:`render_report`."""
+"""Whole-text renderers of the kinds that build one model at once (reconstruct); a replay, a
+sitting, an explanation and the rule tables go through :func:`render_report`."""
 
 
 # ---------------------------------------------------------------------- every format, one place
@@ -666,6 +666,11 @@ class Report:
     """How many items, when a template needs to know before it has seen them."""
     item_views: Callable[[Iterable[dict[str, Any]], str], Iterable[dict[str, Any]]] | None = None
     """Item models → what the templates read, in the report language (second argument)."""
+    tail: Callable[[], dict[str, Any]] | None = None
+    """Fields that follow the items, known once they are all written (a sitting's summaries)."""
+    template_view: Callable[[dict[str, Any], Iterable[dict[str, Any]]], dict[str, Any]] | None = None
+    """(model, items) → what the templates read, for a document they do not show item by item
+    (a sitting is shown ruleset by ruleset); it consumes the items."""
 
 
 def formats_for(kind: str) -> list[str]:
@@ -730,7 +735,12 @@ def render_report(report: Report, fmt: str, out: Any, *, lang: str = "en",
         for item in report.items or ():
             out.write(("\n    " if first else ",\n    ") + json_compact(item))
             first = False
-        out.write("\n  ]\n}\n" if not first else "]\n}\n")
+        out.write("\n  ]" if not first else "]")
+        for name, value in (report.tail() if report.tail else {}).items():
+            # indented as json.dumps(indent=2) would, one level in
+            text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+            out.write(f',\n  {json.dumps(name)}: {text}')
+        out.write("\n}\n")
     elif fmt == "jsonl":
         if key is None:
             raise InputError(f"--format jsonl is for documents of many items; {report.kind} has one")
@@ -750,7 +760,9 @@ def render_report(report: Report, fmt: str, out: Any, *, lang: str = "en",
         out.write(CSV_TEMPLATE(report.view(model) if report.view else model, kind=report.kind,
                                template_dir=template_dir, lang=lang))
     elif fmt in TEMPLATES:
-        if key is None:
+        if report.template_view is not None:
+            view = report.template_view(model, report.items or ())
+        elif key is None:
             view = report.view(model) if report.view else model
         else:
             items = report.item_views(report.items or (), lang) if report.item_views else report.items or ()
@@ -795,6 +807,28 @@ def replay_report(deals: Iterable[Any], rulesets: Sequence[Any], *, stamp: dict[
     return Report("replay", head, view=lambda m: {**head_view(m, None), "index": shown_index},
                   items_key="deals", items=items, count=count,
                   item_views=lambda models, lang: deal_views(models, rulesets, head, lang))
+
+
+def sitting_report(sitting: Any, rulesets: Sequence[Any], *, stamp: dict[str, Any],
+                   play: Callable[[Any], Any], input_name: str = "", full_sources: bool = False,
+                   trust_record: bool = False) -> Report:
+    """A sitting document ready to render: the head now, each hand's model (every ruleset in
+    lockstep) when a writer gets to it, the summaries after.  ``play(rs)`` makes a fresh
+    :class:`~mahdiao_rules.sitting.SittingPlay` of the sitting under *rs*; the templates call
+    it again for the ledgers (second pass, see :mod:`.sittingview`)."""
+    from .sitting import SittingStream, sitting_head
+    from .sittingview import sitting_view
+
+    head, keys = sitting_head(sitting, rulesets, stamp, input_name=input_name, full_sources=full_sources,
+                              trust_record=trust_record)
+    stream = SittingStream(sitting, [play(rs) for rs in rulesets], keys, full_sources=full_sources)
+
+    def details(j: int) -> Iterable[dict[str, Any]]:
+        return SittingStream(sitting, [play(rulesets[j])], keys).hands()
+
+    return Report("sitting", head, items_key="hands", items=stream.hands(), count=len(sitting.hands),
+                  tail=stream.tail,
+                  template_view=lambda m, items: sitting_view(m, items, stream.tail, details, rulesets))
 
 
 def rules_table_report(rs: Any, *, stamp: dict[str, Any], lang: str = "en") -> Report:

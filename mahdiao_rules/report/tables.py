@@ -205,11 +205,84 @@ def rules_diff_rows(model: dict[str, Any], _items: Any = None) -> Iterator[list[
                    cell["source"] or None, _cite_text(cell["citation"]), *st.cells(rs)]
 
 
+# ---------------------------------------------------------------------- sittings
+
+
+SITTING_COLUMNS = ["hand", "hand_id", "ruleset", "code", "banker_seat", "banker_player", "how", "status",
+                   "stake", "guan_dui_before", "guan_dui_after", "player", "seat", "seat_hanzi", "role",
+                   "tricks", *CHANNEL_ORDER, "net", "running", "money", "next_banker",
+                   "next_banker_reason", "seed", *_Stamp.COLUMNS]
+"""``sitting -f csv``: one row per hand × ruleset × player, in the order the hands were played."""
+
+
+def sitting_rows(head: dict[str, Any], hands: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
+    st = _Stamp(head["stamp"])
+    for hand in hands:
+        for r in hand["results"]:
+            s = r["settlement"]
+            played = s["status"] == "played"
+            seats = {p: seat for seat, p in zip(s["seats"], r["nets"], strict=True)}
+            for player, seat in seats.items():
+                v = s["seats"][seat]
+                yield [hand["number"], hand["id"], r["ruleset"], r["code"], r["banker"], r["banker_player"],
+                       r["how"], s["status"], hand["stake"], csv_number(s["guan_dui"]["start"]),
+                       csv_number(s["guan_dui"]["end"]), player, seat, head["accounts"][seat], v["role"],
+                       v["tricks"] if played else None,
+                       *(csv_number(v["by_channel"].get(ch, 0)) for ch in CHANNEL_ORDER),
+                       csv_number(r["nets"][player]), csv_number(r["running"][player]),
+                       csv_number(r["money"][player]), s["next_banker"], s["next_banker_reason"] or None,
+                       head["seed"], *st.cells(r["ruleset"])]
+
+
+SITTING_LEDGER_COLUMNS = ["hand", "hand_id", "ruleset", "line", "payer", "payer_player", "payee",
+                          "payee_player", "amount", "item", "name", "channel", "holder", "note", "source",
+                          "citation", *_Stamp.COLUMNS]
+"""``sitting -f ledger``: one row per ledger line of every hand under every ruleset."""
+
+
+def sitting_ledger_rows(head: dict[str, Any], hands: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
+    st = _Stamp(head["stamp"])
+    cite = SourceText(head)
+    for hand in hands:
+        for r in hand["results"]:
+            player = dict(zip(r["settlement"]["seats"], r["nets"], strict=True))
+            for n, line in enumerate(r["settlement"]["ledger"], start=1):
+                yield [hand["number"], hand["id"], r["ruleset"], n, line["payer"], player.get(line["payer"]),
+                       line["payee"], player.get(line["payee"]), csv_number(line["amount"]), line["item"],
+                       line["name"], line["channel"], line["holder"], line["note"] or None,
+                       line["source"] or None, cite(r["ruleset"], line["item"], line["channel"]) or None,
+                       *st.cells(r["ruleset"])]
+
+
+SIMULATE_SITTING_COLUMNS = ["ruleset", "measure", "player", "unit", "n", "mean", "sd", "ci95_low",
+                            "ci95_high", "hands_per_sitting", "policy", "seed", *_Stamp.COLUMNS]
+"""``simulate --sitting H -f csv``: one row per ruleset and measure (one value per sitting)."""
+
+
+def simulate_sitting_rows(model: dict[str, Any], _items: Any = None) -> Iterator[list[Any]]:
+    st = _Stamp(model["stamp"])
+    settings = model["settings"]
+    for r in model["rulesets"]:
+        t, g = r["tenure"], r["guan_dui"]
+        rows = [("spells", None, "spells", t["spells"]), ("bank_changes", None, "changes", t["changes"]),
+                ("longest_spell", None, "hands", t["longest"]), ("redraws", None, "redraws", t["redraws"]),
+                ("guan_dui_end", None, "注", g["end"]), ("guan_dui_max", None, "注", g["max"])]
+        for p in r["players"]:
+            rows += [("net", p["player"], "注", p), ("banker_hands", p["player"], "hands", p["banker_hands"])]
+        for measure, player, unit, d in rows:
+            ci = d["ci95"] or [None, None]
+            yield [r["label"], measure, player, unit, d["n"], d["mean"], d["sd"], ci[0], ci[1],
+                   settings["hands"], settings["policy"], settings["seed"], *st.cells(r["id"])]
+
+
 TABLES: dict[tuple[str, str], tuple[list[str], Callable[..., Iterator[list[Any]]]]] = {
     ("replay", "csv"): (REPLAY_COLUMNS, replay_rows),
     ("replay", "ledger"): (LEDGER_COLUMNS, ledger_rows),
     ("explain", "csv"): (EXPLAIN_COLUMNS, explain_rows),
     ("rules-table", "csv"): (RULES_TABLE_COLUMNS, rules_table_rows),
     ("rules-diff", "csv"): (RULES_DIFF_COLUMNS, rules_diff_rows),
+    ("sitting", "csv"): (SITTING_COLUMNS, sitting_rows),
+    ("sitting", "ledger"): (SITTING_LEDGER_COLUMNS, sitting_ledger_rows),
+    ("simulate-sitting", "csv"): (SIMULATE_SITTING_COLUMNS, simulate_sitting_rows),
 }
 """(kind, format) → the fixed columns and the function that yields the rows."""

@@ -220,22 +220,3 @@ def net_chart(results: Sequence[dict[str, Any]], rulesets: Sequence[Ruleset]) ->
 
 def seat_of(seat_id: str) -> Seat:
     return _SEATS[seat_id]
-
-
-def source_rows(rulesets: Sequence[Ruleset]) -> list[dict[str, Any]]:
-    """Every source *rulesets* cite, as the closing section of a report lists them."""
-    from .cite import used_sources
-
-    rows = bibliography(used_sources(rulesets), rulesets)
-    return [{**r, "title": r["text"], "where": r["url"]} for r in rows]
-
-
-def settlement_view(s: Any) -> dict[str, Any]:
-    """One settlement as the templates show a result (for reports built from settlements,
-    such as a sitting's hands)."""
-    from .replay import result_info, ruleset_info
-
-    rs = s.ruleset
-    info = ruleset_info(rs)
-    r = with_rules(result_info(s), info["rules"], [])
-    return result_view(r, rs, SourceText({"rulesets": [info]}))

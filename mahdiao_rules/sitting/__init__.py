@@ -9,8 +9,8 @@ The layer sits above :mod:`mahdiao_rules.pipeline` (every hand is settled with
 ``settle_deal``) and below ``simulate``, which plays random sittings with it.
 """
 
-from .engine import HandResult, SittingResult, draw_cards, play_sitting
+from .engine import HandResult, SittingPlay, SittingResult, draw_cards, play_sitting
 from .stats import SittingTally, Spell, Tenure, spells, tenure
 
-__all__ = ["HandResult", "SittingResult", "SittingTally", "Spell", "Tenure", "draw_cards",
+__all__ = ["HandResult", "SittingPlay", "SittingResult", "SittingTally", "Spell", "Tenure", "draw_cards",
            "play_sitting", "spells", "tenure"]

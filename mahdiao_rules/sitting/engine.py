@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -41,7 +42,7 @@ from ..settle.hand import Settlement
 from ..settle.ledger import GUAN_DUI
 from ..units import TICKS_PER_ZHU
 
-__all__ = ["HandResult", "SittingResult", "draw_cards", "play_sitting"]
+__all__ = ["HandResult", "SittingPlay", "SittingResult", "draw_cards", "play_sitting"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,46 +143,80 @@ def procedure_of(ruleset: Ruleset) -> SittingProcedure:
     return ruleset.sitting if ruleset.sitting is not None else DEFAULT
 
 
+class SittingPlay:
+    """A sitting under one ruleset, played hand by hand as it is iterated: each
+    :class:`HandResult` is made when it is asked for, so a report can write a sitting of any
+    length holding one hand at a time.  The seats are known at once; ``notes`` and
+    ``stopped`` are complete once the iteration ends.  Iterate once (a new object replays).
+
+    *policy* plays hands without recorded tricks (default: at random, seeded by the
+    sitting's seed and the hand id).  The iteration raises :class:`InputError` for a
+    recorded 椿 that contradicts the procedure (unless *trust_record*) and for a stake
+    above the cap when the ruleset's cap bounds the stake of a hand.
+    """
+
+    def __init__(self, ruleset: Ruleset, sitting: Sitting, *, trust_record: bool = False,
+                 policy: Policy | None = None, ledger: bool = True) -> None:
+        self.ruleset, self.sitting = ruleset, sitting
+        self.policy, self.ledger = policy, ledger
+        self._run = _Run(ruleset, procedure_of(ruleset), sitting, trust_record)
+        self.seat_of, self.seating = self._run.seats()
+        """Player → seat (fixed for the sitting), and how the seats were taken."""
+        self.stopped: str | None = None
+        """Why the sitting ended before its last hand (the stake cap), or None."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(self._run.notes)
+
+    @property
+    def player_at(self) -> dict[Seat, str]:
+        return {seat: name for name, seat in self.seat_of.items()}
+
+    def __iter__(self) -> Iterator[HandResult]:
+        sitting, run, ruleset = self.sitting, self._run, self.ruleset
+        names = self.player_at
+        pool = sitting.guan_dui * TICKS_PER_ZHU
+        floor = sitting.stakes.floor if sitting.stakes else Fraction(1)
+        pool_money = (pool, Fraction(sitting.guan_dui) * floor)
+        banker, how = run.first_banker(names)
+        money = [Fraction(0)] * 4
+        prev: HandResult | None = None
+        for hand in sitting.hands:
+            notes: list[str] = []
+            if prev is not None:
+                banker, how = run.next_banker(hand, prev, names, notes)
+            else:
+                banker, how = run.check_record(hand, banker, how, notes)
+            run.check_stake(hand)
+            deal = dataclasses.replace(hand.deal, banker=banker)
+            rng = random.Random(f"{sitting.seed}/{hand.deal.id}/play")
+            s = settle_deal(ruleset, deal, policy=self.policy, rng=rng, ledger=self.ledger, pool=pool)
+            after = pool + s.nets[GUAN_DUI]
+            worth, pool_money = valued(s, hand.stake, pool_money)
+            prev = HandResult(hand, banker, how, s, pool, after, tuple(notes), tuple(worth))
+            pool = after
+            for k in range(4):
+                money[k] += worth[k]
+            self.stopped = run.loss_cap(hand, money, names)
+            yield prev
+            if self.stopped:
+                return
+
+
 def play_sitting(ruleset: Ruleset, sitting: Sitting, *, trust_record: bool = False,
                  policy: Policy | None = None, ledger: bool = True) -> SittingResult:
-    """Every hand of *sitting* under *ruleset*, the 椿 and the 官堆 carried from hand to hand.
+    """Every hand of *sitting* under *ruleset*, the 椿 and the 官堆 carried from hand to hand,
+    held in one :class:`SittingResult` (:class:`SittingPlay` makes them one at a time).
 
     *policy* plays hands without recorded tricks (default: at random, seeded by the
     sitting's seed and the hand id).  Raises :class:`InputError` for a recorded 椿 that
     contradicts the procedure (unless *trust_record*) and for a stake above the cap
     when the ruleset's cap bounds the stake of a hand.
     """
-    proc = procedure_of(ruleset)
-    run = _Run(ruleset, proc, sitting, trust_record)
-    seat_of, seating = run.seats()
-    names = {seat: name for name, seat in seat_of.items()}
-    results: list[HandResult] = []
-    pool = sitting.guan_dui * TICKS_PER_ZHU
-    floor = sitting.stakes.floor if sitting.stakes else Fraction(1)
-    pool_money = (pool, Fraction(sitting.guan_dui) * floor)
-    banker, how = run.first_banker(names)
-    stopped = None
-    money = [Fraction(0)] * 4
-    for hand in sitting.hands:
-        notes: list[str] = []
-        if results:
-            banker, how = run.next_banker(hand, results[-1], names, notes)
-        else:
-            banker, how = run.check_record(hand, banker, how, notes)
-        run.check_stake(hand)
-        deal = dataclasses.replace(hand.deal, banker=banker)
-        rng = random.Random(f"{sitting.seed}/{hand.deal.id}/play")
-        s = settle_deal(ruleset, deal, policy=policy, rng=rng, ledger=ledger, pool=pool)
-        after = pool + s.nets[GUAN_DUI]
-        worth, pool_money = valued(s, hand.stake, pool_money)
-        results.append(HandResult(hand, banker, how, s, pool, after, tuple(notes), tuple(worth)))
-        pool = after
-        for k in range(4):
-            money[k] += worth[k]
-        stopped = run.loss_cap(hand, money, names)
-        if stopped:
-            break
-    return SittingResult(ruleset, sitting, seat_of, seating, tuple(results), stopped, tuple(run.notes))
+    play = SittingPlay(ruleset, sitting, trust_record=trust_record, policy=policy, ledger=ledger)
+    hands = tuple(play)
+    return SittingResult(ruleset, sitting, play.seat_of, play.seating, hands, play.stopped, play.notes)
 
 
 class _Run:
