@@ -29,7 +29,15 @@ from .play.procedure import banker_table, leader_table, play_hand, prepare
 from .play.tricks import BIT, PlayResult, QuickPlay, quick_of, quick_play
 from .ruleset.codegen import engine
 from .ruleset.model import Ruleset
-from .settle.hand import Settlement, close_hand, needs_upto, open_hand, quick_close, quick_open
+from .settle.hand import (
+    Settlement,
+    close_hand,
+    needs_upto,
+    open_hand,
+    quick_chong,
+    quick_close,
+    quick_open,
+)
 from .units import TICKS_PER_ZHU
 
 
@@ -78,6 +86,13 @@ class Quick:
         self.upto = needs_upto(ruleset)
         """Whether plays bring the cards up to each winning card (play.tricks.quick_play)."""
         self.sheng_dai = dict(ruleset.procedure.sheng_dai)
+        self.chong = quick_chong(ruleset)
+        """開沖 for simulation: it remembers what takes are worth from hand to hand."""
+
+    def forget(self) -> None:
+        """Forget what earlier hands taught (the 開沖 memory): the next hand starts cold."""
+        if self.chong is not None:
+            self.chong.forget()
 
     def random(self, held: list[int], stock: tuple[int, ...], banker: int,
                orders: list[list[int]]) -> QuickResult:
@@ -87,13 +102,13 @@ class Quick:
         nets = [0, 0, 0, 0, 0]
         st, ended = quick_open(self.ruleset, held, stock, banker, nets)
         play = None if ended else quick_play(*orders, self.leaders[stock[0]][banker], self.upto)
-        return nets, ended, quick_close(self.ruleset, st, play, nets)
+        return nets, ended, quick_close(self.ruleset, st, play, nets, self.chong)
 
     def played(self, held: list[int], stock: tuple[int, ...], banker: int, play: QuickPlay) -> QuickResult:
         """A deal whose hands (as the ruleset plays them, after :meth:`view`) were played already."""
         nets = [0, 0, 0, 0, 0]
         st, ended = quick_open(self.ruleset, held, stock, banker, nets)
-        return nets, ended, quick_close(self.ruleset, st, None if ended else play, nets)
+        return nets, ended, quick_close(self.ruleset, st, None if ended else play, nets, self.chong)
 
     def view(self, held: list[int], orders: list[list[int]], face: int) -> tuple[list[int], list[list[int]]]:
         """The hands and play orders as the ruleset plays them: 升代 puts the face card in the
@@ -123,4 +138,4 @@ class Quick:
         if not ended:
             result, _note = play_hand(rs, hand, play=play, policy=policy, rng=rng)
             tricks = quick_of(result)
-        return nets, ended, quick_close(rs, st, tricks, nets)
+        return nets, ended, quick_close(rs, st, tricks, nets, self.chong)

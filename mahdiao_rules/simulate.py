@@ -817,11 +817,15 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
 
         quick.played(*played[0])  # the generated engine is built before any timing
 
+        # Each timed run starts cold (Quick.forget): the cases replay the same deals, and a
+        # run must not profit from the 開沖 memory of the one before.
         def settle_only(quick: Quick = quick, played: list[Any] = played) -> None:
+            quick.forget()
             for h, stock, banker, play in played:
                 quick.played(h, stock, banker, play)
 
         def random_play(quick: Quick = quick) -> None:
+            quick.forget()
             for d, h in zip(deals, held, strict=True):
                 rng.seed(f"{d.id}/play")
                 numbers = draw_orders(rng)
@@ -829,6 +833,7 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
                 quick.random(h, d.stock, int(d.banker), orders)
 
         def heuristic(quick: Quick = quick, heur: Any = heur) -> None:
+            quick.forget()
             for d in deals:
                 quick.deal(d, policy=heur)
 

@@ -572,3 +572,33 @@ def test_app_u_qing_all_factor():
     assert one(["九萬", "七萬", "六萬", "五萬", "四萬", "二萬", "三索"], "三萬", **APP_U) is None
     t = one(["九萬", "七萬", "六萬", "四萬", "二萬", "三索"], "三萬", **APP_U)
     assert (pts(t), kinds(t)) == (1, {"九萬:賞沖青": 1})
+
+
+@pytest.mark.parametrize("points", ["app_u", "app_w"])
+@pytest.mark.parametrize("link", ["tong_men", "xiang_lian"])
+def test_simulation_chong_memory_gives_the_takes_of_a_fresh_one(points, link):
+    """QuickChong remembers what a take is worth from hand to hand (and starts afresh when
+    its memory is full): over many random hands, a long memory, one that fills every few
+    takes and none at all (a new QuickChong per hand) settle every hand alike."""
+    from mahdiao_rules.io.dealfile import random_deals
+    from mahdiao_rules.pipeline import Quick
+    from mahdiao_rules.play.tricks import bits_in_order, draw_orders
+    from mahdiao_rules.settle.kai_chong import QuickChong
+
+    rs = find_ruleset("app", {"chong_points": points, "chong_link": link})
+    long, tiny, fresh = Quick(rs), Quick(rs), Quick(rs)
+    tiny.chong = QuickChong(rs.procedure.kai_chong, limit=3)
+    fresh.chong = None  # quick_close then makes a new QuickChong for each hand
+    took = 0
+    for deal in random_deals(f"memo/{points}/{link}", 400):
+        numbers = draw_orders(random.Random(f"{deal.id}/play"))
+        args = ([deal.hand_mask(s) for s in range(4)], deal.stock, int(deal.banker),
+                [bits_in_order(deal.hands[s], numbers[s]) for s in range(4)])
+        want = fresh.random(*args)
+        assert long.random(*args) == want == tiny.random(*args), deal.id
+        took += any(want[0])
+    assert took > 300  # hands that paid
+    if rs.procedure.kai_chong.twin_effect == "multiply":  # worth depends on the seat's twins:
+        assert long.chong.memo is None                   # nothing to remember
+    else:
+        assert long.chong.memo and len(tiny.chong.memo) <= 3

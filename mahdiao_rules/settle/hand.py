@@ -27,6 +27,7 @@ from ..ruleset.codegen import engine
 from ..ruleset.dsl import HandState
 from ..ruleset.model import ItemDef, Ruleset
 from ..units import TICKS_PER_ZHU
+from .kai_chong import QuickChong
 from .kai_chong import run as run_kai_chong
 from .ledger import GUAN_DUI, Transfer, nets
 
@@ -300,11 +301,13 @@ def quick_open(ruleset: Ruleset, held: list[int], stock: tuple[int, ...], banker
     return st, bool((f[0] | f[1] | f[2] | f[3]) & eng.ends)
 
 
-def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: list[int]) -> int:
+def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: list[int],
+                chong: QuickChong | None = None) -> int:
     """:func:`close_hand` for simulation: the play phase on *play* (None: the hand ended in its
     deal phase) and the end phase, added into *nets*.  Returns the fired bits of the hand,
     every seat's together (``Ruleset.fired_bits`` names them).  *play* brings the cards up
-    to each winning card when the ruleset's 開沖 reads them (:func:`needs_upto`)."""
+    to each winning card when the ruleset's 開沖 reads them (:func:`needs_upto`); *chong* is
+    the ruleset's 開沖 for simulation, kept from hand to hand (:func:`quick_chong`)."""
     eng = engine(ruleset)
     if play is not None:
         won, tricks, winners, wins, masks, ups = play
@@ -322,12 +325,20 @@ def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: l
                 for w, u in zip(winners, ups, strict=True):
                     upto[w].append(u)
                 st.won_upto = upto  # type: ignore[assignment]
-        if kc is not None:
-            run_kai_chong(kc, st)
+        if chong is not None:
+            chong.run(st)
+        elif kc is not None:
+            QuickChong(kc).run(st)
         eng.fast["play"](st, nets)
     eng.fast["end"](st, nets)
     f = st.fired
     return f[0] | f[1] | f[2] | f[3]
+
+
+def quick_chong(ruleset: Ruleset) -> QuickChong | None:
+    """The ruleset's 開沖 for :func:`quick_close` (None: it has none)."""
+    kc = ruleset.procedure.kai_chong
+    return None if kc is None else QuickChong(kc)
 
 
 def needs_upto(ruleset: Ruleset) -> bool:

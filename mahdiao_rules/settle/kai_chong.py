@@ -15,10 +15,11 @@ tries first for the next card (APP-U ``ChongCommand``: ``imax = i % 4``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from ..cards import CARD_HANZI, CARD_SUIT, CARDS, SUIT_MASKS, SUIT_RANGES, Card, bits_of
+from ..cards import CARD_HANZI, CARD_SUIT, CARDS, N_CARDS, SUIT_MASKS, SUIT_RANGES, Card, bits_of
 from ..deal import SEATS, Seat
 from ..ruleset.dsl import HandState
 from ..ruleset.kai_chong import KaiChong, RunBranch
@@ -58,39 +59,104 @@ class ChongTake:
 
 def run(kc: KaiChong, st: HandState) -> list[ChongTake]:
     """Turn ``stock[1:]`` over, fill ``st.chong*`` and return the takes in order."""
+    out: list[ChongTake] = []
+    twins: dict[int, int] = {}  # each seat's twins value, worked out once (_seat_twins)
+
+    def take(p: int, card: int, taken: int, taken_order: list[int], duo: bool) -> int | None:
+        t = _try(kc, st, p, card, taken, taken_order, duo, twins)
+        if t is None:
+            return None
+        out.append(t)
+        return t.points
+
+    _turn_over(kc, st, take)
+    return out
+
+
+class QuickChong:
+    """:func:`run` for simulation: the same takes and points in ``st.chong*``, no
+    :class:`ChongTake`.
+
+    What a take is worth before the seat's twins depends only on the card and the seat's won
+    and taken cards of its suit (unless twins multiply a source's points), so it is worked
+    out once for each such triple and remembered; the memory holds at most ``limit`` of
+    them and starts afresh when full, so it stays bounded over any number of hands.
+    """
+
+    def __init__(self, kc: KaiChong, limit: int = 1 << 17) -> None:
+        self.kc = kc
+        self.limit = limit
+        self.memo: dict[int, tuple[int, int] | None] | None = (
+            None if kc.twin_effect == "multiply" else {})
+
+    def forget(self) -> None:
+        """Start with an empty memory (a benchmark times each run from cold)."""
+        if self.memo is not None:
+            self.memo.clear()
+
+    def run(self, st: HandState) -> None:
+        kc, memo = self.kc, self.memo
+        won = st.won
+        twins: dict[int, int] = {}
+
+        def take(p: int, card: int, taken: int, taken_order: list[int], duo: bool) -> int | None:
+            suit = SUIT_MASKS[CARD_SUIT[card]]
+            if memo is None:
+                got = _take(kc, st, p, card, won[p] & suit, taken & suit)
+                quote = None if got is None else got[:2]
+            else:
+                key = ((won[p] & suit) << N_CARDS | (taken & suit)) << 6 | card
+                quote = memo.get(key, _MISSING)  # type: ignore[arg-type]
+                if quote is _MISSING:
+                    got = _take(kc, st, p, card, won[p] & suit, taken & suit)
+                    quote = None if got is None else got[:2]
+                    if len(memo) >= self.limit:
+                        memo.clear()
+                    memo[key] = quote
+            if quote is None:
+                return None
+            points, per_twin = quote
+            return points + per_twin * _seat_twins(kc, st, p, twins) if per_twin else points
+
+        _turn_over(kc, st, take)
+
+
+_MISSING = (-1, -1)
+
+
+def _turn_over(kc: KaiChong, st: HandState,
+               take: Callable[[int, int, int, list[int], bool], int | None]) -> None:
+    """The stock turned over as the module docstring says; ``take(seat, card, its taken
+    cards, their order, 奪沖)`` says what the seat's take of the card is worth, or None."""
     taken = [0, 0, 0, 0]
     order: list[list[int]] = [[], [], [], []]
     points = [0, 0, 0, 0]
     eligible = [st.tricks[p] >= kc.min_tricks for p in range(4)]
-    out: list[ChongTake] = []
     if any(eligible):
         turn = kc.first(st)
         won = st.won
-        twins: dict[int, int] = {}  # each seat's twins value, worked out once (_seat_twins)
         for card in st.stock[1:]:
             suit = SUIT_MASKS[CARD_SUIT[card]]
             near = kc.neighbours[card] & suit
             for k in range(4):
                 p = (turn + k) % 4
-                # What _try needs first: a neighbour among the seat's cards of the suit, and
+                # What _take needs first: a neighbour among the seat's cards of the suit, and
                 # an anchor (上桌 賞/肩/百/趣) or a card taken before there to link to.
                 if (not eligible[p] or not near & (won[p] | taken[p])
                         or not suit & ((won[p] & kc.anchors) | taken[p])):
                     continue
-                take = _try(kc, st, p, card, taken[p], order[p], k > 0, twins)
-                if take is None:
+                got = take(p, card, taken[p], order[p], k > 0)
+                if got is None:
                     continue
-                out.append(take)
                 taken[p] |= 1 << card
                 order[p].append(card)
-                points[p] += take.points
+                points[p] += got
                 if kc.keep_taker:
                     turn = p
                 break
     st.chong = [tuple(o) for o in order]
     st.chong_masks = taken
     st.chong_points = points
-    return out
 
 
 def _component(nb: tuple[int, ...], card: int, mine: int) -> int:
@@ -110,44 +176,56 @@ def _component(nb: tuple[int, ...], card: int, mine: int) -> int:
 def _try(kc: KaiChong, st: HandState, p: int, card: int, taken: int, taken_order: list[int],
          duo: bool, twins: dict[int, int]) -> ChongTake | None:
     suit = SUIT_MASKS[CARD_SUIT[card]]
-    won = st.won[p] & suit
-    mine = won | (taken & suit)
+    won, mine = st.won[p] & suit, (st.won[p] | taken) & suit
+    got = _take(kc, st, p, card, won, taken & suit)
+    if got is None:
+        return None
+    points, per_twin, parts = got
+    if per_twin:
+        points += per_twin * _seat_twins(kc, st, p, twins)
+    anchor = _anchor(kc, st, p, card, mine, taken_order)
+    if not parts:  # the run branch: one part, the whole take
+        assert kc.run is not None
+        return ChongTake(CARDS[card], SEATS[p], points, kc.run.kind, CARDS[anchor], duo,
+                         (ChongPart(CARDS[anchor], kc.run.kind, points),))
+    kind = next((x.kind for x in parts if x.source == anchor),
+                max(parts, key=lambda x: x.points).kind)
+    return ChongTake(CARDS[card], SEATS[p], points, kind, CARDS[anchor], duo, tuple(parts))
+
+
+def _take(kc: KaiChong, st: HandState, p: int, card: int, won: int, taken: int
+          ) -> tuple[int, int, list[ChongPart]] | None:
+    """What seat *p* taking *card* is worth, from its *won* and *taken* cards of the card's
+    suit: (points before its twins, points per twin of the seat, the parts scored — none for
+    the run branch), or None when it cannot take it.  *st* and *p* are read only when twins
+    multiply a source's points (``twin_effect: multiply``)."""
+    mine = won | taken
     if not kc.neighbours[card] & mine:
         return None
     comp = _component(kc.neighbours, card, mine)
     if not comp & ((won & kc.anchors) | taken):
         return None  # not linked to a 上桌 賞/肩/百/趣 or a card taken before
-    anchor = _anchor(kc, st, p, card, mine, taken_order)
     if kc.run is not None:
         if _blocked(kc.run, card, won, mine):
             return None
         run = _run_points(kc.run, card, won, mine)
         if run is not None:
+            per_twin = 0
             if CARD_SUIT[card] == kc.run.jin_suit:
-                run += _seat_twins(kc, st, p, twins) * kc.run.points[
-                    "twins_jin" if _is_jin(kc.run, card) else "twins_qing"]
-            return ChongTake(CARDS[card], SEATS[p], run, kc.run.kind, CARDS[anchor], duo,
-                             (ChongPart(CARDS[anchor], kc.run.kind, run),))
+                per_twin = kc.run.points["twins_jin" if _is_jin(kc.run, card) else "twins_qing"]
+            return run, per_twin, []
     if kc.sequence is not kc.neighbours:
         comp = _component(kc.sequence, card, mine)
     parts = _score(kc, st, p, card, won, mine | (1 << card), comp)
     if not parts:
         return None
-    total = sum(x.points for x in parts)
-    if kc.bonus:
-        n_twins = _seat_twins(kc, st, p, twins)
-        if n_twins:
-            for row in kc.bonus:
-                if row.to >> card & 1:
-                    if row.times_points_of:
-                        total += n_twins * next((x.points for x in parts
-                                               if row.times_points_of >> x.source & 1), 0)
-                    else:
-                        total += row.points * n_twins
-                    break
-    kind = next((x.kind for x in parts if x.source == anchor),
-                max(parts, key=lambda x: x.points).kind)
-    return ChongTake(CARDS[card], SEATS[p], total, kind, CARDS[anchor], duo, tuple(parts))
+    per_twin = 0
+    for row in kc.bonus:
+        if row.to >> card & 1:
+            per_twin = (next((x.points for x in parts if row.times_points_of >> x.source & 1), 0)
+                        if row.times_points_of else row.points)
+            break
+    return sum(x.points for x in parts), per_twin, parts
 
 
 def _score(kc: KaiChong, st: HandState, p: int, card: int, won: int, union: int,
