@@ -40,6 +40,7 @@ from ..io.textcheck import control_problem, printable
 from ..io.yamlsafe import Document, current_limits, load_file, load_text
 from ..report.render import LANGS
 from ..report.svg import bar_chart, chart_file_names
+from . import complete
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70
@@ -356,6 +357,20 @@ def format_option(choices: Sequence[str], default: str, what: str = "Output form
     """``-f/--format`` with no click default, so that ``-o``'s extension can decide."""
     return click.option("-f", "--format", "fmt", type=click.Choice(list(choices)), default=None,
                         help=f"{what}: {', '.join(choices)} (default: from -o's extension, else {default}).")
+
+
+def rulesets_option(default: str) -> Callable[[F], F]:
+    """``-r/--ruleset``, repeatable: ids, ``all`` or ruleset files, completed from the data."""
+    return click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
+                        shell_complete=complete.ruleset_ids,
+                        help="Ruleset id (see `mahdiao rulesets`), 'all', or a ruleset YAML path. "
+                             f"Repeatable. Default: {default}.")
+
+
+def settings_option(help: str = "Override a ruleset option for this run. Repeatable.") -> Callable[[F], F]:
+    """``--set RULESET.OPTION=VALUE``, repeatable, completed with the options' readings."""
+    return click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
+                        shell_complete=complete.settings, help=help)
 
 
 def svg_place(folder: str | None, *, others: Iterable[Destination] = ()) -> Destination | None:

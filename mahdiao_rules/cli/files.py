@@ -34,6 +34,7 @@ from .common import (
     parse_settings,
     progress,
     read_document,
+    settings_option,
     stamp_line,
 )
 
@@ -172,9 +173,7 @@ def _looks_like_ruleset(data: Any) -> bool:
 @click.option("-r", "--ruleset", metavar="ID|PATH", shell_complete=complete.one_ruleset,
               help="Choose each deal's banker by this ruleset's first-banker procedure "
                    "(procedure.first_banker; default: drawn, every seat alike).")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="An option reading of the -r ruleset (e.g. app.first_banker=face). Repeatable.")
+@settings_option("An option reading of the -r ruleset (e.g. app.first_banker=face). Repeatable.")
 @friendly_errors
 def deal(seed: str, count: int, fmt: str | None, output: str | None, ruleset: str | None,
          settings: tuple[str, ...]) -> None:

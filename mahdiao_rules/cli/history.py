@@ -29,7 +29,6 @@ from ..report.render import RENDERERS, formats_for
 from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
-from . import complete
 from .common import (
     STDIN,
     STDIN_NAME,
@@ -44,6 +43,8 @@ from .common import (
     progress,
     read_document,
     ruleset_files,
+    rulesets_option,
+    settings_option,
     stamp_block,
     stamp_line,
     stream_deal_file,
@@ -58,12 +59,8 @@ RECONSTRUCT_FORMATS = ["text", *(f for f in formats_for("reconstruct") if f != "
 
 @click.command("reconstruct")
 @click.argument("file", required=False)
-@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
-              shell_complete=complete.ruleset_ids,
-              help="Ruleset id, 'all', or a ruleset YAML path. Repeatable. Default: feng.")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="Override a ruleset option for this run. Repeatable.")
+@rulesets_option("feng")
+@settings_option()
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
               help="Only these partial deals of the file. Repeatable.")
 @click.option("--samples", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),

@@ -45,6 +45,8 @@ from .common import (
     progress,
     report_options,
     ruleset_files,
+    rulesets_option,
+    settings_option,
     stream_deal_file,
     svg_place,
     write_svgs,
@@ -59,13 +61,8 @@ settled when the template reaches it, but the deals themselves are kept, to be c
 
 @click.command()
 @click.argument("file", required=False)
-@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
-              shell_complete=complete.ruleset_ids,
-              help="Ruleset id (see `mahdiao rulesets`), 'all', or a ruleset YAML path. "
-                   "Repeatable. Default: feng.")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="Override a ruleset option for this run. Repeatable.")
+@rulesets_option("feng")
+@settings_option()
 @format_option(REPLAY_FORMATS, "text")
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--deal", "deal_ids", multiple=True, metavar="ID",
@@ -166,9 +163,7 @@ These are the bundled worked examples (examples/examples.yaml). To see more:
               help="Ruleset id or a ruleset YAML path.")
 @click.option("--seat", required=True, metavar="SEAT", shell_complete=complete.seats,
               help="east, south, west or north (also e/s/w/n, 東 南 西 北).")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="Override a ruleset option for this run. Repeatable.")
+@settings_option()
 @format_option(EXPLAIN_FORMATS, "text")
 @click.option("-o", "--output", metavar="FILE", help="Write the explanation here instead of stdout.")
 @report_options

@@ -33,6 +33,7 @@ from .common import (
     parse_settings,
     report_options,
     ruleset_files,
+    settings_option,
     stamp_line,
     svg_place,
     write_output,
@@ -91,9 +92,7 @@ def rules(ctx: click.Context) -> None:
 def _rules_options(kind: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         for option in reversed([
-            click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-                         shell_complete=complete.settings,
-                         help="Use another reading of an option. Repeatable."),
+            settings_option("Use another reading of an option. Repeatable."),
             format_option(formats_for(kind), "md"),
             click.option("-o", "--output", metavar="FILE", help="Write the table here instead of stdout."),
             report_options,
@@ -239,8 +238,7 @@ def _show_header(path: Path, shown: str, fragments: list[Path]) -> str:
 
 @rules.command("engine", hidden=True)
 @click.argument("ruleset", metavar="RULESET")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              help="Use another reading of an option. Repeatable.")
+@settings_option("Use another reading of an option. Repeatable.")
 @click.option("-o", "--output", metavar="FILE", help="Write the source here instead of stdout.")
 @friendly_errors
 def rules_engine_cmd(ruleset: str, settings: tuple[str, ...], output: str | None) -> None:

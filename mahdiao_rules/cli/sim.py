@@ -48,6 +48,8 @@ from .common import (
     parse_settings,
     progress,
     ruleset_files,
+    rulesets_option,
+    settings_option,
     write_output,
 )
 
@@ -226,12 +228,8 @@ def _common(fn: Any) -> Any:
 
 
 @click.command()
-@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
-              shell_complete=complete.ruleset_ids,
-              help="Ruleset id, 'all' or a ruleset YAML path. Repeatable. Default: all.")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="Override a ruleset option for this run. Repeatable.")
+@rulesets_option("all")
+@settings_option()
 @click.option("--same-play", metavar="RULESET", shell_complete=complete.one_ruleset,
               help="Play each deal once, under this ruleset, and settle that play under every "
                    "ruleset (isolates scoring differences).")
@@ -293,9 +291,7 @@ def simulate(rulesets: tuple[str, ...], settings: tuple[str, ...], same_play: st
               help="The ruleset whose options are switched.")
 @click.option("--options", "options", metavar="A,B,…",
               help="Only these options (default: every option of the ruleset).")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="The base reading of an option (default: its default). Repeatable.")
+@settings_option("The base reading of an option (default: its default). Repeatable.")
 @_common
 @friendly_errors
 def ablate(ruleset: str, options: str | None, settings: tuple[str, ...], n: int, seed: str,

@@ -16,7 +16,6 @@ from ..report.sittingview import RunningCharts
 from ..report.svg import line_chart
 from ..ruleset import resolve_rulesets
 from ..sitting import SittingPlay
-from . import complete
 from .common import (
     STDIN,
     check_settings_targets,
@@ -29,6 +28,8 @@ from .common import (
     read_document,
     report_options,
     ruleset_files,
+    rulesets_option,
+    settings_option,
     svg_place,
     write_svgs,
 )
@@ -51,13 +52,8 @@ def load_sitting_file(file: str | None) -> tuple[Sitting, str, str | None]:
 
 @click.command()
 @click.argument("file", required=False)
-@click.option("-r", "--ruleset", "rulesets", multiple=True, metavar="ID|PATH",
-              shell_complete=complete.ruleset_ids,
-              help="Ruleset id (see `mahdiao rulesets`), 'all', or a ruleset YAML path. "
-                   "Repeatable. Default: feng.")
-@click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",
-              shell_complete=complete.settings,
-              help="Override a ruleset option for this run. Repeatable.")
+@rulesets_option("feng")
+@settings_option()
 @format_option(SITTING_FORMATS, "text")
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--trust-record", is_flag=True,
