@@ -313,3 +313,19 @@ def test_html_has_no_link_from_input(tmp_path):
     out = invoke("replay", str(deal), "-f", "html")
     assert out.exit_code == 0
     assert "<a href" not in out.stdout and "https://evil" not in out.stdout
+
+
+def test_a_fragment_is_known_by_the_keys_its_schema_allows(tmp_path):
+    # The keys that make a file a fragment come from the fragment schema: one that holds only
+    # decisions is a fragment; one that only describes itself is not.
+    (tmp_path / "decided.yaml").write_text(
+        "decisions:\n  - id: my_reading\n    name: 我的讀法\n    reading: r\n    alternatives: a\n"
+        "    reason: why\n    source: {inference: because, basis: []}\n", encoding="utf-8")
+    (tmp_path / "blurb.yaml").write_text("description: just words\n", encoding="utf-8")
+    base = BASE_RULESET.read_text(encoding="utf-8")
+    good, bad = tmp_path / "good.yaml", tmp_path / "bad.yaml"
+    good.write_text(base + "include:\n  - decided.yaml\n", encoding="utf-8")
+    bad.write_text(base + "include:\n  - blurb.yaml\n", encoding="utf-8")
+    result = invoke("validate", str(good))
+    assert result.exit_code == 0, result.output
+    assert "blurb.yaml is not a ruleset fragment" in error_line(invoke("validate", str(bad)))

@@ -9,6 +9,7 @@ fragment still points at the right ``file:line``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -19,7 +20,7 @@ from typing import Any
 from ..cards import closest_names
 from ..errors import InputError
 from ..io.resources import data_dir
-from ..io.schemacheck import check
+from ..io.schemacheck import check, load_schema
 from ..io.yamlsafe import DEFAULT_LIMITS, Document, format_path, load_file
 
 KeyPath = tuple[str | int, ...]
@@ -143,9 +144,16 @@ class _Budget:
             raise _err(at, path, message)
 
 
-_FRAGMENT_KEYS = frozenset({"sources", "options", "procedure", "sets", "channels", "groups", "items",
-                            "item_tags", "events"})
-"""What a fragment holds; a base ruleset holds some of these, or extends another."""
+_NAMING_KEYS = frozenset({"description", "id", "name", "name_en", "colour", "order", "units"})
+"""Keys that name or present a file but hold no rules: no sign that a file is a ruleset."""
+
+
+@functools.cache
+def _content_keys(what: str) -> frozenset[str]:
+    """The keys that hold rules in a fragment or a base ruleset, read from its schema so the
+    two cannot drift apart."""
+    schema = load_schema("ruleset-fragment" if what == "fragment" else "ruleset")
+    return frozenset(schema["properties"]) - _NAMING_KEYS
 _DEAL_KEYS = frozenset({"hands", "deals", "stock", "banker"})
 
 
@@ -157,7 +165,7 @@ def _load_part(doc: Document, path: KeyPath, target: Path, shown: str, what: str
         raise InputError(f"the {what} file is empty", file=shown)
     data = part.data
     looks_right = isinstance(data, dict) and not _DEAL_KEYS & data.keys() and (
-        bool(_FRAGMENT_KEYS & data.keys()) or (what != "fragment" and "extends" in data))
+        bool(_content_keys(what) & data.keys()))
     if not looks_right:
         raise _err(doc, path, f"{shown} is not a ruleset {what if what == 'fragment' else ''}"
                               .rstrip() + " (it has none of a ruleset's keys)")
