@@ -642,7 +642,7 @@ def duties_of(ruleset: Ruleset | None) -> Duties:
     se_yang = False
     penalty = False
     probe = HandState(0, [0, 0, 0, 0], tuple(range(32, 40)))
-    probe.sets = [0] * len(ruleset.dynamic_sets)
+    probe.sets = [0] * len(ruleset.dynamic_set_nodes)
     kind_of = {"gong_he": 0, "san_jia": 0, "kai_zhu": 1, "kai_zhu_winner_only": 1, "qiao_men": 2}
     for item in ruleset.items.values():
         if item.phase != "play" or item.channel not in kind_of or never_holds(item.condition):

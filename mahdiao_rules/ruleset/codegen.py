@@ -51,9 +51,8 @@ from .emit import (
     paren,
     strongest_req,
 )
-from .model import ItemDef, Ruleset, Step
+from .model import PHASES, ItemDef, Ruleset, Step
 
-PHASES = ("deal", "play", "end")
 SEATS = (0, 1, 2, 3)
 GUAN_DUI = 4
 
@@ -125,9 +124,6 @@ class Scope:
     def const(self, obj: Any, fallback: bool = False) -> str:
         self.fallback |= fallback
         return self.consts.ref(obj)
-
-    def helper(self, name: str) -> str:
-        return name
 
     def prologue(self) -> list[str]:
         return list(self.lines.values())

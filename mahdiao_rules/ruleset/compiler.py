@@ -117,7 +117,6 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         option_values=values,
         zhu_per_diao=units.node["zhu_per_diao"],
         procedure=procedure,
-        dynamic_sets=c.dynamic_sets,
         dynamic_set_nodes=tuple(c.dynamic_set_nodes),
         named_sets=c.named_sets,
         phases=phases,
@@ -400,10 +399,10 @@ def _items(c: Compiler, m: Merged, groups: dict[str, Any], sources: dict[str, An
 def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
     """What an item plainly needs, read off the top-level conjuncts of ``when:``.
 
-    The cards the seat must have won (or held) and its trick-count bounds: necessary
-    conditions, which the heuristic policy reads to know what an item pays for.
+    The cards the seat must have won and the most tricks it may take: necessary conditions,
+    which the heuristic policy reads to know what an item pays for.
     """
-    out: dict[str, Any] = {"need_won": 0, "need_held": 0, "min_tricks": 0, "max_tricks": 8}
+    out: dict[str, Any] = {"need_won": 0, "max_tricks": 8}
 
     def visit(node: Any, path: KeyPath) -> None:
         node, path = c.resolve(node, path)
@@ -416,15 +415,12 @@ def _prefilter(c: Compiler, node: Any, path: KeyPath) -> dict[str, Any]:
         for kind, arg in node.items():
             if kind == "all":
                 visit(arg, (*path, kind))
-            elif kind in ("won", "held"):
+            elif kind == "won":
                 expr = c.card_set(arg, (*path, kind))
                 if expr.constant:
-                    out["need_" + kind] |= expr.mask
-            elif kind == "zheng_ben" and isinstance(arg, bool):
-                if arg:
-                    out["min_tricks"] = max(out["min_tricks"], 2)
-                else:
-                    out["max_tricks"] = min(out["max_tricks"], 1)
+                    out["need_won"] |= expr.mask
+            elif kind == "zheng_ben" and arg is False:
+                out["max_tricks"] = 1
 
     visit(node, path)
     return out

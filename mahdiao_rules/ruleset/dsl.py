@@ -111,9 +111,8 @@ class Compiler:
     options: dict[str, str]
     zhu_per_diao: int = 1
     named_sets: dict[str, SetExpr] = field(default_factory=dict)
-    dynamic_sets: list[Callable[[HandState], int]] = field(default_factory=list)
     dynamic_set_nodes: list[Any] = field(default_factory=list)
-    """The definitions of the stock-dependent named sets, aligned with dynamic_sets."""
+    """The definitions of the stock-dependent named sets: node i fills ``HandState.sets[i]``."""
     known_fired: dict[str, int] = field(default_factory=dict)
     """Item and group ids declared so far → their bit in HandState.fired."""
     uses_trick_masks: bool = False
@@ -202,8 +201,7 @@ class Compiler:
         if expr.constant:
             self.named_sets[name] = SetExpr(mask=expr.mask, text=name)
             return
-        slot = len(self.dynamic_sets)
-        self.dynamic_sets.append(expr.fn)  # type: ignore[arg-type]
+        slot = len(self.dynamic_set_nodes)
         self.dynamic_set_nodes.append(node)
         self.named_sets[name] = SetExpr(fn=lambda st, _s=slot: st.sets[_s], text=name, slot=slot)
 

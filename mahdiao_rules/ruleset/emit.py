@@ -198,8 +198,6 @@ def bounded(expr: str, lo: float, hi: float, cost: int, vmin: int | None, vmax: 
     if vmin is not None and vmax is not None:
         if lo > hi or lo > vmax or hi < vmin:
             return FALSE
-        if not low and not high:
-            return TRUE
     if not low and not high:
         return TRUE
     e = paren(expr)
@@ -383,7 +381,7 @@ class Emitter:
             guard.insert(0, ((f"{self.need(f'fb{p}')} & {hexm(firsts)} != 0", MASK, None),))
         pattern = (tuple(orders), spec.between, spec.at_start, spec.not_at_start)
         tricks = self.need(f"K{p}") if any(h is not None for o in orders for _c, h in o) else "()"
-        code = f"{self.scope.helper('SEQ')}({self.need(f'O{p}')}, {tricks}, {self.scope.const(pattern)})"
+        code = f"SEQ({self.need(f'O{p}')}, {tricks}, {self.scope.const(pattern)})"
         return code, c_and(guard)
 
     def suits_having(self, arg: Any, p: int) -> tuple[list[Cond], str]:
@@ -436,7 +434,7 @@ def _s_below(e: Emitter, arg: Any) -> tuple[str, int | None]:
     if mask is not None:
         below = dsl._below_mask(mask)
         return hexm(below), below
-    return f"{e.scope.helper('BELOW')}({code})", None
+    return f"BELOW({code})", None
 
 
 SET_EMITTERS: dict[str, Callable[[Emitter, Any], tuple[str, int | None]]] = {
@@ -491,8 +489,8 @@ def _count_cond(src: str, code: str, mask: int | None, lo: int, hi: int) -> Cond
     return tuple((c, cost, (src, mask, lo) if lo > 0 else None) for c, cost, _r in cond)
 
 
-def _limits(e: Emitter, arg: dict[str, Any], keys: Sequence[str] = ("min", "max", "eq")) -> tuple[int, int]:
-    return dsl._limits(e.c, {k: v for k, v in arg.items() if k in keys}, ())
+def _limits(e: Emitter, arg: dict[str, Any]) -> tuple[int, int]:
+    return dsl._limits(e.c, {k: v for k, v in arg.items() if k in ("min", "max", "eq")}, ())
 
 
 def _c_count(e: Emitter, arg: Any, p: int) -> Cond:
@@ -686,7 +684,7 @@ def _n_run(e: Emitter, arg: Any, p: int, scale: int) -> Num:
     code, mask = e.card_set(arg.get("in", ["十", "萬門", "索", "文"]))
     if mask is None:
         raise NoEmitter
-    n = _scaled(f"{e.scope.helper('RUN')}({src} & {code})", CALL, scale, 0, 11)
+    n = _scaled(f"RUN({src} & {code})", CALL, scale, 0, 11)
     return Num(n.code, n.cost, None, n.lo, n.hi, (src, mask) if scale == 1 else None)
 
 
@@ -694,7 +692,7 @@ def _n_unmatched(helper: str) -> Callable[[Emitter, Any, int, int], Num]:
     def emit(e: Emitter, arg: Any, p: int, scale: int) -> Num:
         _of, src = e.source_of(arg, "held", p)
         others = f"({e.need('HA')} & ~{e.need(f'h{p}')})"
-        return _scaled(f"{e.scope.helper(helper)}({src}, {others})", CALL, scale, 0, 40)
+        return _scaled(f"{helper}({src}, {others})", CALL, scale, 0, 40)
     return emit
 
 

@@ -172,9 +172,8 @@ class ItemDef:
     evidence_held: SetExpr | None = None
     need_won: int = 0
     """Cards the seat must all have won for the condition to hold (read by the heuristic policy)."""
-    need_held: int = 0
-    min_tricks: int = 0
     max_tricks: int = 8
+    """At most this many tricks for the condition to hold (8: no bound; 1: not 正本)."""
     tags: dict[str, Any] = field(default_factory=dict, compare=False)
     """Scholarly tags from ``item_tags:`` (e.g. attested_qing), shown in rule tables."""
 
@@ -280,7 +279,6 @@ class Ruleset:
     option_values: dict[str, str]
     zhu_per_diao: int
     procedure: Procedure
-    dynamic_sets: list[Callable[[HandState], int]]
     named_sets: dict[str, SetExpr]
     phases: dict[str, tuple[Step, ...]]
     items: dict[str, ItemDef]
@@ -292,7 +290,7 @@ class Ruleset:
     """Open questions the ruleset answers one way (``decisions:``), for rule tables."""
     extends: tuple[str, ...] = ()
     dynamic_set_nodes: tuple[Any, ...] = ()
-    """The definitions of the stock-dependent named sets (aligned with dynamic_sets)."""
+    """The definitions of the stock-dependent named sets: node i fills ``HandState.sets[i]``."""
     he_exempt_node: Any = None
     """The condition he_exempt was compiled from (the generated engine emits it)."""
     engine: Any = field(default=None, repr=False, compare=False)

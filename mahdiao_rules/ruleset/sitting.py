@@ -52,7 +52,6 @@ STAKE_CAPS = {
                     "after the hand that brings a player to it",
     "none": "the agreed cap limits nothing",
 }
-KEYS = ("seat_draw", "redraw", "stakes")
 
 # The Ming method as the app's help text gives it: 萬萬>萬>貫>索>九文>文>空文 — the 十 suit,
 # 萬, 索 in play order, then 文 from 九文 down to 空文 (the reverse of its play order).
