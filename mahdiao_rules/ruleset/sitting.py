@@ -27,7 +27,7 @@ bounds each hand's stake), with no source.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -56,6 +56,14 @@ STAKE_CAPS = {
 # The Ming method as the app's help text gives it: 萬萬>萬>貫>索>九文>文>空文 — the 十 suit,
 # 萬, 索 in play order, then 文 from 九文 down to 空文 (the reverse of its play order).
 _MING_ORDER = tuple(range(29)) + tuple(range(39, 28, -1))
+
+
+def _rank_of(order: Sequence[int]) -> tuple[int, ...]:
+    """Card → its position in *order* (the draw's ranking, strongest first)."""
+    rank = [0] * N_CARDS
+    for position, card in enumerate(order):
+        rank[card] = position
+    return tuple(rank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +101,7 @@ class SittingProcedure:
 
 
 DEFAULT = SittingProcedure(
-    seat_draw=Draw(rank=tuple(sorted(range(N_CARDS), key=_MING_ORDER.index)), first_seat=Seat.EAST),
+    seat_draw=Draw(rank=_rank_of(_MING_ORDER), first_seat=Seat.EAST),
     redraw=Rule("draw", REDRAW_RULES["draw"]),
     redraw_record="use",
     stakes=Rule("per_hand", STAKE_CAPS["per_hand"]),
@@ -169,7 +177,5 @@ def _rank(c: Compiler, node: Any, path: Path) -> tuple[int, ...]:
     missing = [CARD_HANZI[k] for k in range(N_CARDS) if k not in seen]
     if missing:
         raise c.error(path, f"order must rank all 40 cards; missing: {' '.join(missing)}")
-    rank = [0] * N_CARDS
-    for position, card in enumerate(order):
-        rank[card] = position
-    return tuple(rank)
+    return _rank_of(order)
+
