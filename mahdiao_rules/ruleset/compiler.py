@@ -19,7 +19,7 @@ from .bibliography import attestation, bundled_sources
 from .bounds import check_bounds
 from .dsl import Compiler, HandState, SetExpr, _combine
 from .kai_chong import compile_kai_chong
-from .layers import Entry, KeyPath, Merged, merge, remove_ids
+from .layers import KeyPath, Merged, merge, remove_ids
 from .model import (
     CHANNELS,
     PHASES,
@@ -71,12 +71,13 @@ def compile_merged(m: Merged, *, overrides: Mapping[str, str] | None = None) -> 
         values[name] = value
 
     units = m.info["units"]
-    ids_before = {e.node["id"] for e in m.items}
-    for e in m.option_removes:
-        chosen = _choose(e, values)
-        remove_ids(m, e.doc, chosen[1], chosen[0])
-    dropped = ids_before - {e.node["id"] for e in m.items}
     c = Compiler(doc=units.doc, options=values, zhu_per_diao=units.node["zhu_per_diao"])
+    ids_before = {e.node["id"] for e in m.items}
+    for e in m.option_removes:  # a remove: switch (the schema checked its shape)
+        c.doc = e.doc
+        node, path = c.resolve(e.node, e.path)
+        remove_ids(m, e.doc, path, node)
+    dropped = ids_before - {e.node["id"] for e in m.items}
     known = {**bundled_sources(), **{k: e.node for k, e in m.sources.items()}}
     cited: dict[str, None] = {}
     for doc in m.docs:
@@ -163,25 +164,6 @@ def _own_names(m: Merged) -> tuple[str, str, str]:
     base = m.base_names
     name_en = own("name_en") or f"variant of {base[1] or base[0]} ({m.extends[-1]})"
     return name_en, own("description"), base[0]
-
-
-def _choose(e: Entry, values: Mapping[str, str]) -> tuple[Any, KeyPath]:
-    """Resolve an option switch written at *e* with the final option values."""
-    node, path = e.node, e.path
-    while isinstance(node, dict) and "option" in node:
-        name = node["option"]
-        if not isinstance(name, str) or not isinstance(node.get("cases"), dict):
-            where = (*path, "option" if not isinstance(name, str) else "cases")
-            raise InputError("an option switch is {option: NAME, cases: {VALUE: …}}",
-                             file=e.doc.file, line=e.doc.line_of(where), place=_fmt(where))
-        if name not in values:
-            raise InputError(f"unknown option {name!r}", file=e.doc.file,
-                             line=e.doc.line_of((*path, "option")), place=_fmt((*path, "option")))
-        if values[name] not in node["cases"]:
-            raise InputError(f"option {name!r} has value {values[name]!r} but no case for it",
-                             file=e.doc.file, line=e.doc.line_of(path), place=_fmt(path))
-        node, path = node["cases"][values[name]], (*path, "cases", values[name])
-    return node, path
 
 
 def _item_tags(m: Merged, items: dict[str, ItemDef], dropped: set[str]) -> None:
