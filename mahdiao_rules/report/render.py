@@ -51,6 +51,7 @@ from ..ruleset.model import SourceText
 from ..ruleset.terms import citation_text_zh
 from .cite import LocalisedText, ReferenceText, full_reference, to_bibtex
 from .hans import to_hans
+from .simfilters import FILTERS as SIMULATION_FILTERS
 from .svg import bar_chart, line_chart
 
 LANGS = ("en", "zh-Hant", "zh-Hans")
@@ -385,6 +386,7 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
         line_svg=lambda spec, **kw: Markup(line_chart(spec, **kw)),
         csv_row=_csv_row, values_of=values_of,
     )
+    env.filters.update(SIMULATION_FILTERS)  # estimates, intervals, histograms (simfilters.py)
     return env
 
 
@@ -630,7 +632,8 @@ TEMPLATES: dict[str, TemplateRenderer] = {
 written by code, since their columns and fields are a contract (contract.py, tables.py)."""
 
 CSV_TEMPLATE = TemplateRenderer("csv", "csv", bom=True)
-"""CSV of the kinds whose table is still a template (reconstruct, simulate, ablate)."""
+"""CSV of the kinds whose table is still a template: reconstruct, and simulate (for ablate as
+well, whose report shares simulate's templates)."""
 
 
 def render_json(model: dict[str, Any], **_: Any) -> str:
