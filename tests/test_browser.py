@@ -36,6 +36,8 @@ PAGES: dict[str, list[str]] = {
     "rules diff": ["rules", "diff", "feng", "qing", "app"],
     "simulate": ["simulate", "-n", "40", "--seed", "browser"],
     "ablate": ["ablate", "-r", "feng", "-n", "40", "--seed", "browser"],
+    "simulate --sitting": ["simulate", "--sitting", "6", "-n", "8", "-r", "all", "-r", VARIANT,
+                           "--seed", "browser"],
     "reconstruct": ["reconstruct", "-r", "feng", "-r", "app", "--samples", "20"],
 }
 WIDTHS = (1024, 1920)

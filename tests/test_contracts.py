@@ -299,6 +299,8 @@ def test_every_simulate_sitting_format_is_stamped(fmt):
     ["simulate", "-n", "10", "-r", "feng", "-f", "text"],
     ["simulate", "-n", "10", "-r", "feng", "-f", "md"],
     ["simulate", "-n", "10", "-r", "feng", "-f", "html"],
+    ["simulate", "-n", "10", "-r", "feng", "-f", "latex"],
+    ["ablate", "-r", "feng", "--options", "first_lead", "-n", "5", "-f", "latex"],
     ["reconstruct", "--deal", PARTIAL, "--samples", "5"],
     ["rulesets"],
     ["validate", "examples/examples.yaml"],

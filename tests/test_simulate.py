@@ -20,6 +20,7 @@ from mahdiao_rules.cli.sim import ablate, bench, bench_table, render, simulate
 from mahdiao_rules.io.dealfile import dump_deals, load_deals, random_deals
 from mahdiao_rules.pipeline import settle_deal
 from mahdiao_rules.play.policies import auto_play, make_policy
+from mahdiao_rules.report.render import Report, render_text
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 from mahdiao_rules.settle.hand import MIAN_DOU
 from mahdiao_rules.settle.ledger import nets
@@ -322,6 +323,27 @@ def test_render_of_ablation_in_every_format():
     model = json.loads(r.stdout)
     for fmt in ("text", "md", "html"):
         assert "qi_zhuo" in render(model, fmt)
+
+
+@pytest.mark.parametrize("args", [["simulate", "-r", "feng"], ["simulate", "-r", "feng", "--sitting", "2"],
+                                  ["ablate", "-r", "feng", "--options", "first_lead"]])
+def test_simulation_reports_carry_the_shared_stamp_and_page(args):
+    """The stamp of every other report (c.stamp_text, h.stamp, the LaTeX macro) with its
+    labels in the report language, and the HTML page every report extends."""
+    command = simulate if args[0] == "simulate" else ablate
+    model = json.loads(invoke(command, [*args[1:], "-n", "3", "--seed", "s-1", "-f", "json"]).stdout)
+    kind = "simulate-sitting" if "--sitting" in args else "simulate"
+    digest = find_ruleset("feng").content_hash
+    labels = {"en": ("reproduce", "seed of the draws", "command"),
+              "zh-Hant": ("重現所需", "拈牌種子", "指令")}
+    for lang, words in labels.items():
+        for fmt in ("text", "md", "html", "latex"):
+            text = render_text(Report(kind, model), fmt, lang=lang)
+            for needle in (*words, digest, "s-1"):
+                assert needle in text, (fmt, lang, needle)
+    page = render(model, "html")
+    assert '<meta name="generator"' in page and '<dl class="stamp">' in page
+    assert "Reproduce" not in page and "<dt>seed</dt>" not in page  # the old hand-written stamp
 
 
 # ====================================================================== bench
