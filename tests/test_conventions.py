@@ -164,6 +164,40 @@ def test_dash_reads_standard_input_for_every_command_that_reads_a_file():
     assert json.loads(done.stdout)["input"] == "<stdin>"
 
 
+def test_json_lines_deals_on_standard_input_read_alike_by_every_command():
+    """validate - and explain - read JSON Lines deals as replay - does (they used to take
+    them for one JSON document: "<stdin>:2: JSON syntax error: Extra data")."""
+    jsonl = invoke("deal", "-n", "2", "-f", "jsonl").stdout
+    assert len(jsonl.splitlines()) == 3  # the header, then a deal a line
+    checked = run_with_input(["validate", "-"], jsonl)
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stdout.startswith("<stdin>: ok (2 deals)\n")
+    as_json = json.loads(run_with_input(["validate", "-f", "json", "-"], jsonl).stdout)
+    assert as_json["ok"] and as_json["files"][0]["deals"] == 2
+    piped = run_with_input(["explain", "-", "--deal", "0-2", "--seat", "east", "-f", "json"], jsonl)
+    assert piped.exit_code == 0, piped.stderr
+    deals_yaml = invoke("deal", "-n", "2").stdout
+    direct = run_with_input(["explain", "-", "--deal", "0-2", "--seat", "east", "-f", "json"], deals_yaml)
+    mine, theirs = json.loads(piped.stdout), json.loads(direct.stdout)
+    assert mine["deal"]["id"] == "0-2" and (mine["groups"], mine["net"]) == (theirs["groups"], theirs["net"])
+    many = run_with_input(["explain", "-", "--seat", "east"], jsonl)
+    assert "the file holds 2 deals; choose one with --deal (ids: 0-1, 0-2)" in error_line(many)
+    unknown = run_with_input(["explain", "-", "--deal", "nope", "--seat", "east"], jsonl)
+    assert error_line(unknown) == "mahdiao: error: <stdin>: no deal with id 'nope' (ids: 0-1, 0-2)"
+
+
+def test_what_the_first_line_says():
+    from mahdiao_rules.io.jsonstream import jsonl_kind
+
+    assert jsonl_kind(b'{"kind": "deals", "schema_version": "1.0"}\n') == "deals"
+    assert jsonl_kind(b'\xef\xbb\xbf{"id": "d", "hands": {"east": []}}\n') == "deals"
+    assert jsonl_kind(b'{"players": ["a", "b", "c", "d"], "seed": "s"}\n') == "sitting"
+    assert jsonl_kind(b'{"deals": []}\n') is None  # a whole deal file on one line
+    assert jsonl_kind(b'{"hands": [{"code": "x"}]}\n') is None  # a whole sitting on one line
+    assert jsonl_kind(b'{\n') is None and jsonl_kind(b"deals:\n") is None
+    assert jsonl_kind(b"[1, 2]\n") is None and jsonl_kind(b"\xff\xfe{\x00\n") is None
+
+
 def test_bad_standard_input_is_one_line_naming_stdin():
     result = run_with_input(["replay", "-"], "deals: [\n")
     assert error_line(result).startswith("mahdiao: error: <stdin>:2: ")

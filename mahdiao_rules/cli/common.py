@@ -18,13 +18,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
 from ..deal import Deal
 from ..errors import InputError, MahdiaoError
-from ..io.dealfile import iter_deal_stream, iter_deals, load_deals, parse_deals
+from ..io.dealfile import iter_deal_stream, iter_deals
+from ..io.jsonstream import Prefixed, jsonl_kind, looks_like_json
 from ..io.output import (
     Destination,
     OutputClosed,
@@ -35,7 +36,7 @@ from ..io.output import (
     write_files,
 )
 from ..io.resources import data_dir
-from ..io.sittingfile import is_json_lines_sitting, json_lines_document
+from ..io.sittingfile import json_lines_document
 from ..io.textcheck import control_problem, printable
 from ..io.yamlsafe import Document, current_limits, load_file, load_text
 from ..report.render import LANGS
@@ -259,11 +260,9 @@ def deal_file(file: str | None) -> tuple[Path, str]:
 
 def load_deal_file(file: str | None, deal_ids: Sequence[str]) -> tuple[list[Deal], str]:
     """The deals of FILE (the bundled examples without one; ``-``: standard input), only
-    *deal_ids* if given."""
-    if file == STDIN:
-        return pick_by_id(parse_deals(read_document(file)), deal_ids, "deal", STDIN_NAME), STDIN_NAME
-    path, shown = deal_file(file)
-    return pick_by_id(load_deals(str(path), display_name=shown), deal_ids, "deal", shown), shown
+    *deal_ids* if given: :func:`stream_deal_file`'s deals, all read."""
+    deals, _path, shown = stream_deal_file(file, deal_ids)
+    return list(deals), shown
 
 
 # ---------------------------------------------------------------------- progress
@@ -318,15 +317,33 @@ STDIN_NAME = "<stdin>"
 
 
 def read_document(file: str) -> Document:
-    """FILE parsed (YAML or JSON); ``-`` reads standard input, bounded like a file."""
+    """FILE parsed (YAML or JSON); ``-`` reads standard input, bounded like a file (a sitting
+    in JSON Lines too)."""
     if file != STDIN:
         return load_file(file)
+    return cast(Document, _read_stdin(stream_deals=False))  # only deals are streamed
+
+
+def read_input(file: str) -> Document | Iterator[Deal]:
+    """:func:`read_document`, except that JSON Lines deals on standard input come as their
+    deals, read line by line (as ``replay -`` reads them)."""
+    if file != STDIN:
+        return load_file(file)
+    return _read_stdin(stream_deals=True)
+
+
+def _read_stdin(*, stream_deals: bool) -> Document | Iterator[Deal]:
+    raw = getattr(sys.stdin, "buffer", sys.stdin)
     limit = current_limits().max_bytes
-    raw = getattr(sys.stdin, "buffer", sys.stdin).read(limit + 1)
-    if is_json_lines_sitting(raw):  # the sitting on line 1, a hand on each line after it
-        return json_lines_document(raw, STDIN_NAME)
+    first = raw.readline(limit + 2)
+    kind = jsonl_kind(first)
+    if kind == "deals" and stream_deals:
+        return iter_deal_stream(Prefixed(first, raw), STDIN_NAME)
+    text = first + raw.read(max(0, limit + 1 - len(first)))
+    if kind == "sitting" and text[len(first):].strip():  # the sitting, then a hand a line
+        return json_lines_document(text, STDIN_NAME)
     # JSON is told by its first character (a deal file is a mapping; a stdin has no name).
-    return load_text(raw, STDIN_NAME, is_json=raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{")
+    return load_text(text, STDIN_NAME, is_json=looks_like_json(text))
 
 
 EXTENSIONS = {".txt": "text", ".text": "text", ".md": "md", ".markdown": "md", ".html": "html",

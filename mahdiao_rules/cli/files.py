@@ -12,10 +12,11 @@ import click
 
 from ..errors import InputError
 from ..io.dealfile import SMALL_FILE, DealWriter, deals_format, iter_deals, iter_random_deals, parse_deals
+from ..io.jsonstream import jsonl_kind
 from ..io.output import open_stream
 from ..io.sittingfile import load_json_lines, looks_like_sitting, parse_sitting
 from ..io.textcheck import printable
-from ..io.yamlsafe import load_file
+from ..io.yamlsafe import Document, load_file
 from ..pipeline import settle_deal
 from ..play.policies import make_policy
 from ..play.procedure import as_first_hand
@@ -25,6 +26,7 @@ from . import complete
 from .common import (
     EXIT_INPUT,
     STDIN,
+    STDIN_NAME,
     check_seed,
     command_line,
     format_option,
@@ -33,7 +35,7 @@ from .common import (
     output_place,
     parse_settings,
     progress,
-    read_document,
+    read_input,
     settings_option,
     stamp_line,
 )
@@ -61,14 +63,16 @@ def validate(files: tuple[str, ...], rulesets: tuple[str, ...], fmt: str | None)
     chosen = None
     for name in files:
         try:
+            stdin_deals = None
             if name == STDIN:
-                doc = read_document(name)
+                read = read_input(name)
+                doc, stdin_deals = (read, None) if isinstance(read, Document) else (None, read)
             elif name.lower().endswith(".jsonl") and not _jsonl_deals(name):
                 # A sitting in JSON Lines (the sitting, then one hand a line).
                 doc = load_json_lines(name, name)
             else:
                 doc = None if _bulk_deals(name) else load_file(name)
-            shown = doc.file if doc is not None else printable(name)
+            shown = doc.file if doc is not None else STDIN_NAME if name == STDIN else printable(name)
             if doc is not None and _looks_like_ruleset(doc.data):
                 rs = compile_every_reading(doc)
                 results.append({"file": shown, "ok": True, "kind": "ruleset", "id": rs.id,
@@ -79,7 +83,8 @@ def validate(files: tuple[str, ...], rulesets: tuple[str, ...], fmt: str | None)
                 results.append({"file": shown, "ok": True, "kind": "sitting", "hands": n})
                 line = f"{shown}: ok (sitting of {n} hand{'s' if n != 1 else ''})"
             else:
-                deals = parse_deals(doc) if doc is not None else iter_deals(name)
+                deals = (parse_deals(doc) if doc is not None else
+                         stdin_deals if stdin_deals is not None else iter_deals(name))
                 chosen = chosen or resolve_rulesets(rulesets or ("feng",))
                 n = 0
                 for deal in deals:
@@ -123,14 +128,14 @@ _DEAL_KEYS = re.compile(r'(?m)^(?:deals|hands)\s*:|"(?:deals|hands)"\s*:')
 
 
 def _jsonl_deals(name: str) -> bool:
-    """Whether a ``.jsonl`` file holds deals (a deals header or a deal first), not a sitting."""
+    """Whether a ``.jsonl`` file holds deals, not a sitting (:func:`~..io.jsonstream.jsonl_kind`
+    of its first line that is not blank)."""
     try:
         with open(name, "rb") as fh:
             for raw in fh:
                 if raw.strip():
-                    first = json.loads(raw)
-                    return isinstance(first, dict) and (first.get("kind") == "deals" or "hands" in first)
-    except (OSError, ValueError):
+                    return jsonl_kind(raw) != "sitting"
+    except OSError:
         return True  # the deal reader words the error
     return True
 

@@ -28,7 +28,17 @@ from ..cards import CARDS, Card, beats, card_name, parse_card
 from ..deal import NO_CAPTURE_EVENTS, SEAT_ALIASES, SEATS, Deal, Event, RecordedTrick, Seat, barred_seats
 from ..errors import InputError
 from .fastcheck import deal_ok
-from .jsonstream import JsonItem, collection_items, flat_document, jsonl_items, parse_item, precise_document
+from .jsonstream import (
+    JsonItem,
+    Prefixed,
+    collection_items,
+    flat_document,
+    jsonl_items,
+    jsonl_kind,
+    looks_like_json,
+    parse_item,
+    precise_document,
+)
 from .schemacheck import check
 from .textcheck import control_problem
 from .yamlsafe import (
@@ -131,38 +141,21 @@ def iter_deals(path: str | os.PathLike[str], *, display_name: str | None = None,
     yield from parse_deals(load_file(path, display_name=name, limits=limits))
 
 
-class _Prefixed:
-    """A binary stream whose first line was already read (to tell its format)."""
-
-    def __init__(self, first: bytes, raw: Any) -> None:
-        self.first, self.raw = first, raw
-
-    def readline(self, size: int = -1) -> bytes:
-        if self.first:
-            line, self.first = self.first, b""
-            return line
-        return self.raw.readline(size)
-
-
 def iter_deal_stream(raw: Any, name: str, *, limits: Limits | None = None) -> Iterator[Deal]:
     """The deals of an open binary stream (standard input), one at a time: JSON Lines, read
-    line by line, when its first line is one JSON object (a deal or a header); otherwise one
-    YAML or JSON deal file, read whole within the limits."""
+    line by line, when its first line is one JSON object (a deal or a header,
+    :func:`~.jsonstream.jsonl_kind`); otherwise one YAML or JSON deal file, read whole
+    within the limits."""
     try:
         limits = resolve_limits(limits)
     except InputError as exc:
         raise exc.located(file=name) from None
     first = raw.readline(limits.max_bytes + 2)
-    try:
-        head = json.loads(first)
-    except ValueError:
-        head = None
-    if isinstance(head, dict) and "deals" not in head:
-        yield from _jsonl_deals(_Prefixed(first, raw), name, limits)
+    if jsonl_kind(first) is not None:  # a sitting's first line, too: the deal reader words why not
+        yield from _jsonl_deals(Prefixed(first, raw), name, limits)
         return
     text = first + raw.read(max(0, limits.max_bytes + 1 - len(first)))
-    is_json = text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
-    yield from parse_deals(load_text(text, name, limits=limits, is_json=is_json))
+    yield from parse_deals(load_text(text, name, limits=limits, is_json=looks_like_json(text)))
 
 
 def _is_header(data: Any) -> bool:

@@ -20,7 +20,8 @@ from typing import Any, BinaryIO
 from ..errors import InputError
 from .yamlsafe import ENV_VARS, Document, Limits, NotAMapping, _Lines, format_path, load_text
 
-__all__ = ["JsonItem", "collection_items", "jsonl_items", "parse_item", "precise_document"]
+__all__ = ["JsonItem", "Prefixed", "collection_items", "jsonl_items", "jsonl_kind", "looks_like_json",
+           "parse_item", "precise_document"]
 
 CHUNK = 1 << 16
 
@@ -48,6 +49,44 @@ def _check_encoding(head: bytes) -> None:
 
 # --------------------------------------------------------------------------- JSON Lines
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def jsonl_kind(first_line: bytes) -> str | None:
+    """What the first line of a text says it is, for input without a telling name (standard
+    input, a ``.jsonl`` file): ``"deals"`` — JSON Lines deals, a deal (``hands`` a mapping)
+    or a header (``kind``) on it; ``"sitting"`` — a sitting in JSON Lines, the sitting
+    itself (a JSON object with neither) on it; None — not JSON Lines: one whole YAML or
+    JSON document (a line that is not a JSON object, or a whole deal file ``{"deals": …}``
+    or sitting ``{"hands": [...]}`` on one line)."""
+    try:
+        head = json.loads(first_line.removeprefix(UTF8_BOM).decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(head, dict) or "deals" in head or isinstance(head.get("hands"), list):
+        return None
+    return "deals" if "hands" in head or "kind" in head else "sitting"
+
+
+def looks_like_json(text: bytes) -> bool:
+    """Whether a whole document without a name is JSON: a deal or sitting file is a mapping,
+    so its first character tells (JSON is then read strictly, YAML otherwise)."""
+    return text.lstrip(UTF8_BOM + b" \t\r\n")[:1] == b"{"
+
+
+class Prefixed:
+    """A binary stream whose first line was already read (to tell its format): reading
+    starts again with that line."""
+
+    def __init__(self, first: bytes, raw: Any) -> None:
+        self.first, self.raw = first, raw
+
+    def readline(self, size: int = -1) -> bytes:
+        if self.first:
+            line, self.first = self.first, b""
+            return line
+        return self.raw.readline(size)
+
 
 def jsonl_items(raw: BinaryIO, file: str, limits: Limits) -> Iterator[JsonItem]:
     """Every non-blank line of a JSON Lines stream, one at a time (a line at most max_bytes)."""
@@ -60,7 +99,7 @@ def jsonl_items(raw: BinaryIO, file: str, limits: Limits) -> Iterator[JsonItem]:
         number += 1
         if first:
             _check_encoding(line)
-            line = line.removeprefix(b"\xef\xbb\xbf")
+            line = line.removeprefix(UTF8_BOM)
             first = False
         if len(line) > limits.max_bytes + 1 or (len(line) > limits.max_bytes and not line.endswith(b"\n")):
             raise InputError(_too_big("the line", limits.max_bytes, limits), file=file, line=number)

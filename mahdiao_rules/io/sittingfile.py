@@ -15,7 +15,6 @@ below the floor.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from .dealfile import read_deal
 from .schemacheck import check
 from .yamlsafe import Document, current_limits, format_path, load_file, load_text
 
-__all__ = ["Sitting", "SittingHand", "Stakes", "is_json_lines_sitting", "json_lines_document", "load_sitting",
+__all__ = ["Sitting", "SittingHand", "Stakes", "json_lines_document", "load_sitting",
            "parse_sitting"]
 
 KeyPath = tuple[str | int, ...]
@@ -184,20 +183,6 @@ def json_lines_document(raw: bytes, name: str) -> Document:
                          "without hands: (each later line is one hand)", file=name, line=parts[0][0])
     data = {**head, "hands": [doc.data for _, doc in parts[1:]]}
     return _Lines(name, data, parts=tuple(parts))
-
-
-def is_json_lines_sitting(raw: bytes) -> bool:
-    """Whether *raw* (a file without a name: standard input) is a sitting in JSON Lines: more
-    than one line, the first a JSON object with neither ``hands`` (a deal, a sitting in one
-    JSON document) nor ``kind`` (the header of a deal file or of a tool's output)."""
-    lines = [line for line in raw.removeprefix(b"\xef\xbb\xbf").split(b"\n") if line.strip()]
-    if len(lines) < 2:
-        return False
-    try:
-        head = json.loads(lines[0])
-    except ValueError:
-        return False
-    return isinstance(head, dict) and "hands" not in head and "kind" not in head
 
 
 def looks_like_sitting(data: Any) -> bool:
