@@ -33,6 +33,7 @@ from .common import (
     STDIN,
     STDIN_NAME,
     check_seed,
+    check_settings_targets,
     command_line,
     format_option,
     friendly_errors,
@@ -108,11 +109,7 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
             raise InputError(f"--banker {banker!r}: use east, south, west or north")
         seat = int(found)
     chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
-    ids = {rs.id for rs in chosen}
-    for rs_id in parse_settings(settings):
-        if rs_id not in ids:
-            raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
-                             f"(rulesets: {', '.join(sorted(ids))})")
+    check_settings_targets(settings, chosen)
     inputs = [*read, *ruleset_files(chosen)]
     dest = output_place(output, inputs=inputs)
     if completions_file is not None:
