@@ -409,6 +409,19 @@ def test_bad_option(args, fragment, monkeypatch):
     assert not (ROOT / "no-such-folder").exists()
 
 
+@pytest.mark.parametrize("command", [["replay"], ["explain", "--seat", "east", "--deal", "cross-ruleset"],
+                                     ["sitting"], ["reconstruct"]], ids=lambda v: v[0])
+def test_a_bad_output_fails_before_the_rulesets_are_read(command, monkeypatch):
+    """-o is checked when the command starts (before ~0.65 s of compiling): with a bad ruleset
+    as well, the output is what the one error line names."""
+    monkeypatch.chdir(ROOT)
+    line = error_line(invoke(*command, "-r", "nope.yaml", "-o", "no-such-folder/out.txt"))
+    assert "no-such-folder/out.txt: cannot write: the folder does not exist" in line
+    assert "cannot write" not in error_line(invoke(*command, "-r", "nope.yaml", "-o", "out.txt"))
+    assert not (ROOT / "out.txt").exists()
+
+
+
 # --------------------------------------------------------------------------- a real process
 
 

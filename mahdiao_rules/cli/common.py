@@ -41,6 +41,7 @@ from ..io.textcheck import control_problem, printable
 from ..io.yamlsafe import Document, current_limits, load_file, load_text
 from ..report.render import LANGS
 from ..report.svg import bar_chart, chart_file_names
+from ..ruleset import resolve_rulesets
 from . import complete
 
 EXIT_INPUT = 2
@@ -139,6 +140,29 @@ def output_place(output: str | None, *, inputs: Iterable[str | os.PathLike[str] 
                  others: Iterable[Destination] = ()) -> Destination:
     """Check an output path when the command starts (see :mod:`mahdiao_rules.io.output`)."""
     return destination(output, inputs=[i for i in inputs if i], others=others)
+
+
+class RunOutput:
+    """A command's output, checked twice: when the command starts, so that a bad ``-o`` fails
+    at once rather than after the rulesets compiled (~0.65 s), and again by :meth:`rulesets`
+    once they are known, so that the output replaces none of the files they were read from."""
+
+    def __init__(self, output: str | None, inputs: Iterable[str | os.PathLike[str] | None] = ()) -> None:
+        self.output = output
+        self.inputs: list[str | os.PathLike[str]] = [i for i in inputs if i and i != STDIN]
+        """The files the command reads (the rulesets' too, after :meth:`rulesets`)."""
+        self.dest = output_place(output, inputs=self.inputs)
+
+    def rulesets(self, ids: Sequence[str], settings: Sequence[str], *,
+                 default: str = "feng") -> list[Any]:
+        """The rulesets of ``-r`` (*default* without one) with the ``--set`` readings, each
+        ``--set`` naming one of them; the output checked again against their files."""
+        parsed = parse_settings(settings)
+        chosen = resolve_rulesets(list(ids) or [default], parsed)
+        _check_targets(parsed, chosen)
+        self.inputs = [*self.inputs, *ruleset_files(chosen)]
+        self.dest = output_place(self.output, inputs=self.inputs)
+        return chosen
 
 
 def ruleset_files(rulesets: Iterable[Any]) -> list[str]:
@@ -445,8 +469,12 @@ def _only(deals: Iterator[Deal], ids: Sequence[str], shown: str) -> Iterator[Dea
 
 def check_settings_targets(settings: Sequence[str], chosen: Sequence[Any]) -> None:
     """Every ``--set`` must name a ruleset of this run (a typo would otherwise be ignored)."""
+    _check_targets(parse_settings(settings), chosen)
+
+
+def _check_targets(parsed: dict[str, dict[str, str]], chosen: Sequence[Any]) -> None:
     ids = {rs.id for rs in chosen}
-    for rs_id in parse_settings(settings):
+    for rs_id in parsed:
         if rs_id not in ids:
             raise InputError(f"--set names ruleset {rs_id!r}, which is not in this run "
                              f"(rulesets: {', '.join(sorted(ids))})")

@@ -26,24 +26,21 @@ from ..io.textcheck import printable
 from ..io.yamlsafe import load_file
 from ..report.contract import envelope, input_info, stamp
 from ..report.render import RENDERERS, formats_for
-from ..ruleset import resolve_rulesets
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
 from .common import (
     STDIN,
     STDIN_NAME,
+    RunOutput,
     check_seed,
-    check_settings_targets,
     command_line,
     format_option,
     friendly_errors,
     output_format,
     output_place,
-    parse_settings,
     pick_by_id,
     progress,
     read_document,
-    ruleset_files,
     rulesets_option,
     settings_option,
     stamp_block,
@@ -96,10 +93,9 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
     else:
         path, shown = Path(file), (STDIN_NAME if file == STDIN else printable(file))
-    read = [] if file == STDIN else [path]
-    dest = output_place(output, inputs=read)
+    out = RunOutput(output, [] if file == STDIN else [path])
     completions_dest = (None if completions_file is None else
-                        output_place(completions_file, inputs=read, others=[dest]))
+                        output_place(completions_file, inputs=out.inputs, others=[out.dest]))
     doc = read_document(STDIN) if file == STDIN else load_file(path, display_name=shown)
     partials = pick_by_id(parse_partials(doc), deal_ids, "partial deal", shown)
     seat = None
@@ -108,12 +104,9 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
         if found is None:
             raise InputError(f"--banker {banker!r}: use east, south, west or north")
         seat = int(found)
-    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
-    check_settings_targets(settings, chosen)
-    inputs = [*read, *ruleset_files(chosen)]
-    dest = output_place(output, inputs=inputs)
+    chosen = out.rulesets(rulesets, settings)
     if completions_file is not None:
-        completions_dest = output_place(completions_file, inputs=inputs, others=[dest])
+        completions_dest = output_place(completions_file, inputs=out.inputs, others=[out.dest])
     results = []
     with progress(2 * samples * len(partials), "reconstructing") as update:
         for p in partials:
@@ -143,7 +136,7 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
                                 title=f"completions of {shown} (seed {seed!r})", stamp=run)
             writer.write(d for r in results for d in r.completions)
             writer.close()
-    write_output(text, dest)
+    write_output(text, out.dest)
 
 
 @click.command("code")

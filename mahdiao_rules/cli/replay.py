@@ -29,22 +29,18 @@ from ..report.render import (
     replay_report,
 )
 from ..report.views import net_chart
-from ..ruleset import resolve_rulesets
 from . import common, complete
 from .common import (
     STDIN,
-    check_settings_targets,
+    RunOutput,
     command_line,
     deal_file,
     format_option,
     friendly_errors,
     load_deal_file,
     output_format,
-    output_place,
-    parse_settings,
     progress,
     report_options,
-    ruleset_files,
     rulesets_option,
     settings_option,
     stream_deal_file,
@@ -94,17 +90,15 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
     if codes and file is not None:
         raise InputError("give either FILE or --code, not both")
     fmt = output_format(fmt, output, REPLAY_FORMATS, "text")
-    dest = output_place(output, inputs=[file] if file != STDIN else [])
-    svg = svg_place(svg_dir, others=[dest])
+    out = RunOutput(output, [file])
+    svg = svg_place(svg_dir, others=[out.dest])
     if codes:
         deals: Iterable[Deal] = [dealcode.decode(c) for c in codes]
         shown, inputs = "--code", []
     else:
         deals, path, shown = stream_deal_file(file, deal_ids)
         inputs = [input_info(path, shown)]
-    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
-    check_settings_targets(settings, chosen)
-    dest = output_place(output, inputs=[*([file] if file != STDIN else []), *ruleset_files(chosen)])
+    chosen = out.rulesets(rulesets, settings)
     policies = [make_policy(policy, rs) for rs in chosen]
     if fmt not in STREAMED:
         deals = list(itertools.islice(deals, REPORT_DEALS + 1))
@@ -127,8 +121,8 @@ def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...
         charts: list[tuple[str, dict[str, Any]]] = []
         if svg is not None:
             report.items = _keep_charts(report.items or (), charts, chosen)
-        with open_stream(dest) as out:
-            render_report(report, fmt, out, lang=lang, template_dir=template_dir)
+        with open_stream(out.dest) as fh:
+            render_report(report, fmt, fh, lang=lang, template_dir=template_dir)
             if svg is not None:  # before the report is in place: charts and report, all or nothing
                 write_svgs(svg, charts, load_labels(template_dir, lang).chart_net)
     if file is None and not codes and common.stderr_is_terminal():
@@ -178,7 +172,7 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
     with the item, the quoted source phrase and the cards that made it fire.
     """
     fmt = output_format(fmt, output, EXPLAIN_FORMATS, "text")
-    dest = output_place(output, inputs=[file] if file != STDIN else [])
+    out = RunOutput(output, [file])
     deals, shown = load_deal_file(file, [deal_id] if deal_id else [])
     if len(deals) > 1:
         raise InputError(f"the file holds {len(deals)} deals; choose one with --deal "
@@ -186,10 +180,8 @@ def explain(file: str | None, deal_id: str | None, ruleset: str, seat: str,
     who = SEAT_ALIASES.get(seat.strip().lower()) or SEAT_ALIASES.get(seat.strip())
     if who is None:
         raise InputError(f"--seat {seat!r}: give east, south, west or north")
-    chosen = resolve_rulesets([ruleset], parse_settings(settings))
-    check_settings_targets(settings, chosen)
-    dest = output_place(output, inputs=[*([file] if file != STDIN else []), *ruleset_files(chosen)])
+    chosen = out.rulesets([ruleset], settings)
     run = stamp(command_line(), chosen, [input_info(None if file == STDIN else deal_file(file)[0], shown)])
     report = explain_doc(deals[0], settle_deal(chosen[0], deals[0]), who, stamp=run)
-    with open_stream(dest) as out:
-        render_report(report, fmt, out, lang=lang, template_dir=template_dir)
+    with open_stream(out.dest) as fh:
+        render_report(report, fmt, fh, lang=lang, template_dir=template_dir)

@@ -14,20 +14,16 @@ from ..report.contract import input_info, stamp
 from ..report.render import formats_for, load_labels, render_report, sitting_report
 from ..report.sittingview import RunningCharts
 from ..report.svg import line_chart
-from ..ruleset import resolve_rulesets
 from ..sitting import SittingPlay
 from .common import (
     STDIN,
-    check_settings_targets,
+    RunOutput,
     command_line,
     format_option,
     friendly_errors,
     output_format,
-    output_place,
-    parse_settings,
     read_document,
     report_options,
-    ruleset_files,
     rulesets_option,
     settings_option,
     svg_place,
@@ -87,13 +83,10 @@ def sitting(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ..
     csv and ledger (one row per payment) are written hand by hand.
     """
     fmt = output_format(fmt, output, SITTING_FORMATS, "text")
-    inputs = [file] if file not in (None, STDIN) else []
-    dest = output_place(output, inputs=inputs)
-    svg = svg_place(svg_dir, others=[dest])
+    out = RunOutput(output, [file])
+    svg = svg_place(svg_dir, others=[out.dest])
     record, shown, path = load_sitting_file(file)
-    chosen = resolve_rulesets(rulesets or ("feng",), parse_settings(settings))
-    check_settings_targets(settings, chosen)
-    dest = output_place(output, inputs=[*inputs, *ruleset_files(chosen)])
+    chosen = out.rulesets(rulesets, settings)
 
     def play(rs: Any) -> SittingPlay:
         return SittingPlay(rs, record, trust_record=trust_record, policy=make_policy(policy, rs))
@@ -103,7 +96,7 @@ def sitting(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ..
                             full_sources=full_sources, trust_record=trust_record)
     charts = RunningCharts([rs.id for rs in chosen])
     report.items = charts.passing(report.items or ())
-    with open_stream(dest) as out:
-        render_report(report, fmt, out, lang=lang, template_dir=template_dir)
+    with open_stream(out.dest) as fh:
+        render_report(report, fmt, fh, lang=lang, template_dir=template_dir)
         if svg is not None:  # before the report is in place: charts and report, all or nothing
             write_svgs(svg, charts.charts(), load_labels(template_dir, lang).chart_running, draw=line_chart)
