@@ -369,3 +369,45 @@ def test_json_lines_sitting_is_the_same_sitting(tmp_path):
     assert b.line_of(("players",)) == 1
     feng = find_ruleset("feng")
     assert [h.nets for h in play_sitting(feng, a).hands] == [h.nets for h in play_sitting(feng, b).hands]
+
+
+def _jsonl_error(tmp_path, raw: bytes) -> str:
+    path = tmp_path / "e.jsonl"
+    path.write_bytes(raw)
+    with pytest.raises(InputError) as err:
+        load_sitting(path, display_name="e.jsonl")
+    return str(err.value)
+
+
+def test_json_lines_sitting_errors_name_the_line_and_the_hand(tmp_path):
+    """The JSON Lines reader of deal files reads sittings too: each message names the file's
+    own line (blank lines counted) and, inside a hand, the hand."""
+    import json
+
+    from mahdiao_rules.io.yamlsafe import load_file
+
+    data = load_file(EXAMPLE).data
+    head = json.dumps({k: v for k, v in data.items() if k != "hands"}, ensure_ascii=False)
+    hands = [json.dumps(h, ensure_ascii=False) for h in data["hands"]]
+
+    def lines(*rows: str) -> bytes:
+        return ("\n".join(rows) + "\n").encode("utf-8")
+
+    assert _jsonl_error(tmp_path, lines(head, "", hands[0], hands[1][:-1])) == \
+        "e.jsonl:4: hands[1]: JSON syntax error: Expecting ',' delimiter"
+    bad_stake = hands[1].replace('"id": "h2"', '"id": "h2", "stake": "x"')
+    assert _jsonl_error(tmp_path, lines(head, hands[0], "", bad_stake)) == \
+        "e.jsonl:4: hands[1].stake: expected a number, got text 'x'"
+    assert _jsonl_error(tmp_path, lines(head, hands[0], hands[0])).startswith(
+        "e.jsonl:3: hands[1].id: hand 2 (h1): duplicate hand id 'h1'")
+    assert _jsonl_error(tmp_path, lines(head, hands[0]) + b'{"id": "\xff"}\n') == \
+        "e.jsonl:3: the file is not UTF-8 text (byte 0xff here); save it as UTF-8"
+    assert _jsonl_error(tmp_path, lines(head, hands[0]).decode().encode("utf-16")).startswith(
+        "e.jsonl:1: the file is saved as UTF-16")
+    assert _jsonl_error(tmp_path, lines("[1]", hands[0])).startswith(
+        "e.jsonl:1: the first line of a JSON Lines sitting is the sitting itself")
+    assert _jsonl_error(tmp_path, b"\n \n").startswith("e.jsonl: the file is empty")
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + lines(head, "", *hands[:2]))
+    record = load_sitting(path)
+    assert len(record.hands) == 2 and record.line_of(("hands", 1, "stock")) == 4

@@ -31,6 +31,7 @@ from .fastcheck import deal_ok
 from .jsonstream import (
     JsonItem,
     Prefixed,
+    absolute_lines,
     collection_items,
     flat_document,
     jsonl_items,
@@ -233,20 +234,8 @@ def _collection_deals(entries: Iterable[Document | JsonItem], name: str, limits:
 def _check_header(header: dict[str, Document], name: str) -> None:
     """The top-level keys beside ``deals:`` (title, source, notes, stamp), checked by the schema."""
     data = {key: doc.data for key, doc in header.items()}
-    lines = _Lines(1, {key: _absolute(doc) for key, doc in header.items()})
+    lines = _Lines(1, {key: absolute_lines(doc) for key, doc in header.items()})
     check(Document(name, data, lines), "deal", "deal_collection", without=("deals",))
-
-
-def _absolute(doc: Document) -> _Lines:
-    """The line tree of a top-level entry with the lines of the whole file."""
-    def shift(node: _Lines) -> _Lines:
-        children = node.children
-        if isinstance(children, dict):
-            children = {k: shift(v) for k, v in children.items()}
-        elif isinstance(children, list):
-            children = [shift(v) for v in children]
-        return _Lines(node.line + doc.offset, children)
-    return shift(doc._lines) if doc._lines is not None else _Lines(1, None)
 
 
 def _unique(deal: Deal, seen: dict[str, int], name: str, line: int, path: KeyPath) -> None:

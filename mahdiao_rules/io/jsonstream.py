@@ -20,8 +20,8 @@ from typing import Any, BinaryIO
 from ..errors import InputError
 from .yamlsafe import ENV_VARS, Document, Limits, NotAMapping, _Lines, format_path, load_text
 
-__all__ = ["JsonItem", "Prefixed", "collection_items", "jsonl_items", "jsonl_kind", "looks_like_json",
-           "parse_item", "precise_document"]
+__all__ = ["JsonItem", "Prefixed", "absolute_lines", "collection_items", "jsonl_items", "jsonl_kind",
+           "looks_like_json", "parse_item", "precise_document"]
 
 CHUNK = 1 << 16
 
@@ -302,6 +302,19 @@ def precise_document(item: JsonItem, file: str, limits: Limits) -> Document:
         raise InputError(exc.message, file=file, line=line if line is not None else item.line,
                          place=prefixed(item.base, exc.place)) from None
     return Document(file, doc.data, doc._lines, base=item.base, offset=item.line - 1)
+
+
+def absolute_lines(doc: Document) -> _Lines:
+    """The line tree of a value read on its own (:func:`precise_document`) with the lines of
+    the whole file, to be put into the tree of a bigger document."""
+    def shift(node: _Lines) -> _Lines:
+        children = node.children
+        if isinstance(children, dict):
+            children = {k: shift(v) for k, v in children.items()}
+        elif isinstance(children, list):
+            children = [shift(v) for v in children]
+        return _Lines(node.line + doc.offset, children)
+    return shift(doc._lines) if doc._lines is not None else _Lines(1 + doc.offset, None)
 
 
 def prefixed(base: tuple[str | int, ...], place: str | None) -> str | None:

@@ -15,9 +15,10 @@ below the floor.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,8 +27,9 @@ from ..deal import SEAT_ALIASES, SEATS, Deal, Seat
 from ..errors import InputError
 from . import dealcode
 from .dealfile import read_deal
+from .jsonstream import JsonItem, absolute_lines, jsonl_items, precise_document
 from .schemacheck import check
-from .yamlsafe import Document, current_limits, format_path, load_file, load_text
+from .yamlsafe import Document, _Lines, current_limits, format_path, load_file
 
 __all__ = ["Sitting", "SittingHand", "Stakes", "json_lines_document", "load_sitting",
            "parse_sitting"]
@@ -130,25 +132,6 @@ def load_sitting(path: str | os.PathLike[str], *, display_name: str | None = Non
     return parse_sitting(load_file(path, display_name=display_name))
 
 
-@dataclass(frozen=True)
-class _Lines(Document):
-    """A JSON Lines sitting as one document: line *k* of the file is ``hands[k-2]``, line 1
-    the sitting itself; :meth:`line_of` answers from each line's own document."""
-
-    parts: tuple[tuple[int, Document], ...] = field(default=(), repr=False, compare=False)
-
-    def line_of(self, path: Sequence[str | int]) -> int | None:
-        if len(path) >= 2 and path[0] == "hands" and isinstance(path[1], int) \
-                and 0 <= path[1] < len(self.parts) - 1:
-            number, doc = self.parts[path[1] + 1]
-            rest = tuple(path[2:])
-        else:
-            number, doc = self.parts[0] if self.parts else (1, None)
-            rest = () if path[:1] == ("hands",) else tuple(path)
-        inner = doc.line_of(rest) if doc is not None else None
-        return number + (inner or 1) - 1
-
-
 def load_json_lines(path: str | os.PathLike[str], name: str) -> Document:
     """A ``.jsonl`` sitting: the first line the sitting without ``hands``, each later line
     one hand (blank lines are skipped).  Each line is strict JSON; errors name its line."""
@@ -162,27 +145,28 @@ def load_json_lines(path: str | os.PathLike[str], name: str) -> Document:
 
 
 def json_lines_document(raw: bytes, name: str) -> Document:
-    """A JSON Lines sitting from its bytes (a file, or standard input) as one document."""
-    limit = current_limits().max_bytes
-    if len(raw) > limit:
-        raise InputError(f"file is too large (more than {limit} bytes)", file=name)
-    parts: list[tuple[int, Document]] = []
-    for number, line in enumerate(raw.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            parts.append((number, load_text(line, name, is_json=True)))
-        except InputError as err:
-            raise InputError(err.message, file=name, line=number + (err.line or 1) - 1) from None
-    if not parts:
+    """A JSON Lines sitting from its bytes (a file, or standard input) as one document, whose
+    lines are those of the file: line *k* holds ``hands[k-2]`` (blank lines aside)."""
+    limits = current_limits()
+    if len(raw) > limits.max_bytes:
+        raise InputError(f"file is too large (more than {limits.max_bytes} bytes)", file=name)
+    try:
+        items = list(jsonl_items(io.BytesIO(raw), name, limits))
+    except InputError as err:
+        raise err.located(file=name) from None
+    if not items:
         raise InputError("the file is empty; a JSON Lines sitting has the sitting on its first "
                          "line and one hand on each line after it", file=name)
-    head = parts[0][1].data
-    if not isinstance(head, dict) or "hands" in head:
+    head, *hands = [precise_document(JsonItem(item.text, item.line, () if i == 0 else ("hands", i - 1)),
+                                     name, limits) for i, item in enumerate(items)]
+    if not isinstance(head.data, dict) or "hands" in head.data:
         raise InputError("the first line of a JSON Lines sitting is the sitting itself, a mapping "
-                         "without hands: (each later line is one hand)", file=name, line=parts[0][0])
-    data = {**head, "hands": [doc.data for _, doc in parts[1:]]}
-    return _Lines(name, data, parts=tuple(parts))
+                         "without hands: (each later line is one hand)", file=name, line=items[0].line)
+    data = {**head.data, "hands": [doc.data for doc in hands]}
+    lines = absolute_lines(head)
+    children = dict(lines.children) if isinstance(lines.children, dict) else {}
+    children["hands"] = _Lines(lines.line, [absolute_lines(doc) for doc in hands])
+    return Document(name, data, _Lines(lines.line, children))
 
 
 def looks_like_sitting(data: Any) -> bool:
