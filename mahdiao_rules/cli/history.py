@@ -120,16 +120,14 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
                                            keep_deals=completions_file is not None, progress=step))
             update(max(0, 2 * samples - done[0]))  # a small space lists fewer completions
     run = stamp(command_line(), chosen, [input_info(None if file == STDIN else path, shown)], seed=seed)
-    if fmt == "json":
-        text = json.dumps(envelope("reconstruct", run, input=shown, rulesets=[rs.id for rs in chosen],
-                                   partial_deals=[to_data(r) for r in results]),
-                          ensure_ascii=False, indent=2) + "\n"
-    elif fmt == "text":
+    if fmt == "text":
         text = "\n\n".join(render_text(r) for r in results) + "\n" + stamp_block(run)
-    else:  # md, html, latex, csv: templates/reconstruct.<ext>.j2
+    else:
         model = envelope("reconstruct", run, input=shown, rulesets=[rs.id for rs in chosen],
                          partial_deals=[to_data(r) for r in results])
-        text = RENDERERS[fmt](model, kind="reconstruct")
+        # json, or md, html, latex, csv: templates/reconstruct.<ext>.j2
+        text = (json.dumps(model, ensure_ascii=False, indent=2) + "\n" if fmt == "json" else
+                RENDERERS[fmt](model, kind="reconstruct"))
     if completions_dest is not None:
         with open_text(completions_dest) as fh:
             writer = DealWriter(fh, deals_format(completions_dest.name),
