@@ -25,7 +25,7 @@ from ..io.resources import data_dir
 from ..io.textcheck import printable
 from ..io.yamlsafe import load_file
 from ..report.contract import envelope, input_info, stamp
-from ..report.render import RENDERERS, formats_for
+from ..report.render import RENDERERS, Report, formats_for, render_report
 from ..settle.hand import MIAN_DOU
 from ..units import TICKS_PER_ZHU, format_zhu, json_number
 from .common import (
@@ -168,13 +168,10 @@ def code(file: str | None, deal_ids: tuple[str, ...], codes: tuple[str, ...], fm
     deals, path, shown = stream_deal_file(file, deal_ids)
     run = stamp(command_line(), inputs=[input_info(path, shown)])
     with open_stream(output_place(None)) as out:
-        if fmt == "json":
-            head = json.dumps(envelope("codes", run, input=shown), ensure_ascii=False, indent=2)
-            out.write(head[:-2] + ',\n  "codes": [')
-            for i, d in enumerate(deals):
-                out.write(("\n    " if i == 0 else ",\n    ")
-                          + json.dumps({"id": d.id, "code": encode(d)}, ensure_ascii=False))
-            out.write("\n  ]\n}\n")
+        if fmt == "json":  # the envelope, then a code a line as the deals are read
+            items = ({"id": d.id, "code": encode(d)} for d in deals)
+            render_report(Report("codes", envelope("codes", run, input=shown), items_key="codes",
+                                 items=items), "json", out)
             return
         for d in deals:
             out.write(f"{d.id}  {encode(d)}\n")
