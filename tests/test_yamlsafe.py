@@ -747,3 +747,31 @@ def test_schema_long_messages_trimmed() -> None:
     with pytest.raises(InputError) as info:
         schemacheck._check(Document("x.yaml", ["y" * 500]), validator)
     assert len(info.value.message) <= 200
+
+
+@pytest.mark.parametrize(("head", "says"), [
+    ("\ufeffid: x\n".encode("utf-16"), "the file is saved as UTF-16; save it as UTF-8 instead"),
+    ("id: x\n".encode("utf-32"), "the file is saved as UTF-32; save it as UTF-8 instead"),
+    ("id: x\n".encode("utf-16-le"), "the file looks like UTF-16 or UTF-32 text (it has NUL bytes); "
+                                    "save it as UTF-8 instead"),
+    (b"id: x\nname: caf\xe9\n", "the file is not UTF-8 text (byte 0xe9 here); save it as UTF-8"),
+])
+def test_every_reader_words_an_encoding_alike(head: bytes, says: str) -> None:
+    """The whole-file reader, the streamed YAML reader and the JSON Lines and JSON readers
+    share one encoding check and one message for a byte that is not UTF-8."""
+    import io
+
+    from mahdiao_rules.io.jsonstream import collection_items, jsonl_items
+
+    def error(read: Any) -> str:
+        with pytest.raises(InputError) as info:
+            read()
+        return info.value.message
+
+    line = 2 if head.startswith(b"id: x\nname") else 1
+    with pytest.raises(InputError) as info:
+        load_text(head, "f.yaml")
+    assert (info.value.message, info.value.line) == (says, line)
+    assert error(lambda: list(yamlsafe.stream_mapping(io.BytesIO(head), "f.yaml", list_key="deals"))) == says
+    assert error(lambda: list(jsonl_items(io.BytesIO(head), "f.jsonl", DEFAULT_LIMITS))) == says
+    assert error(lambda: list(collection_items(io.BytesIO(head), "f.json", "deals", DEFAULT_LIMITS))) == says

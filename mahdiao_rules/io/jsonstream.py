@@ -18,7 +18,18 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..errors import InputError
-from .yamlsafe import ENV_VARS, Document, Limits, NotAMapping, _Lines, format_path, load_text
+from .yamlsafe import (
+    ENV_VARS,
+    Document,
+    Limits,
+    NotAMapping,
+    _Lines,
+    check_encoding,
+    format_path,
+    load_text,
+    not_utf8,
+    too_big,
+)
 
 __all__ = ["JsonItem", "Prefixed", "absolute_lines", "collection_items", "jsonl_items", "jsonl_kind",
            "looks_like_json", "parse_item", "precise_document"]
@@ -35,16 +46,6 @@ class JsonItem:
     """The line (1-based) where the value starts."""
     base: tuple[str | int, ...]
     """Its key path from the file's root: ``("deals", 7)`` in a collection, ``()`` for a line."""
-
-
-def _too_big(what: str, size: int, limits: Limits, unit: str = "bytes") -> str:
-    return (f"{what} is too large (more than {size} {unit}; the limit is {limits.max_bytes}, "
-            f"which {ENV_VARS['max_bytes']} raises)")
-
-
-def _check_encoding(head: bytes) -> None:
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head[:4]:
-        raise InputError("the file is saved as UTF-16 or UTF-32; save it as UTF-8 instead", line=1)
 
 
 # --------------------------------------------------------------------------- JSON Lines
@@ -98,16 +99,15 @@ def jsonl_items(raw: BinaryIO, file: str, limits: Limits) -> Iterator[JsonItem]:
             return
         number += 1
         if first:
-            _check_encoding(line)
+            check_encoding(line)
             line = line.removeprefix(UTF8_BOM)
             first = False
         if len(line) > limits.max_bytes + 1 or (len(line) > limits.max_bytes and not line.endswith(b"\n")):
-            raise InputError(_too_big("the line", limits.max_bytes, limits), file=file, line=number)
+            raise InputError(too_big("the line", limits), file=file, line=number)
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(f"the file is not UTF-8 text (byte 0x{line[exc.start]:02x} here); "
-                             "save it as UTF-8", file=file, line=number) from None
+            raise not_utf8(line, exc, number).located(file=file) from None
         text = text.strip()
         if text:
             yield JsonItem(text, number, ())
@@ -132,16 +132,15 @@ class _Scanner:
         self.eof = False
         self.json = json.JSONDecoder()
         head = prefix or raw.read(CHUNK)
-        _check_encoding(head)
+        check_encoding(head)
         self._feed(head.removeprefix(b"\xef\xbb\xbf") if head.startswith(b"\xef\xbb\xbf") else head)
 
     def _feed(self, data: bytes) -> None:
         try:
             text = self.decoder.decode(data, final=not data)
         except UnicodeDecodeError as exc:
-            line = self.line + self.buf.count("\n", self.pos) + data.count(b"\n", 0, exc.start)
-            raise InputError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} here); "
-                             "save it as UTF-8", file=self.file, line=line) from None
+            line = self.line + self.buf.count("\n", self.pos)
+            raise not_utf8(data, exc, line).located(file=self.file) from None
         if not data:
             self.eof = True
         self.buf = self.buf[self.pos:] + text
@@ -194,12 +193,12 @@ class _Scanner:
                 raise InputError(f"nested too deeply; {ENV_VARS['max_depth']} raises the limit",
                                  file=self.file, line=start_line) from None
             if len(self.buf) - self.pos > self.limits.max_bytes + CHUNK:
-                raise InputError(_too_big("this value", self.limits.max_bytes, self.limits, "characters"),
+                raise InputError(too_big("this value", self.limits, unit="characters"),
                                  file=self.file, line=start_line)
             self.more()
         text = self.buf[self.pos:end]
         if len(text) > self.limits.max_bytes:
-            raise InputError(_too_big("this value", self.limits.max_bytes, self.limits, "characters"),
+            raise InputError(too_big("this value", self.limits, unit="characters"),
                              file=self.file, line=start_line)
         self.line += text.count("\n")
         self.pos = end

@@ -58,12 +58,14 @@ __all__ = [
     "LIMIT_RANGES",
     "Document",
     "Limits",
+    "check_encoding",
     "format_path",
     "limits_from_env",
     "load_file",
     "load_text",
     "resolve_limits",
     "stream_mapping",
+    "too_big",
 ]
 
 
@@ -635,7 +637,7 @@ def load_file(path: str | os.PathLike[str], *, limits: Limits | None = None,
         if stat.S_ISDIR(info.st_mode):
             raise InputError("cannot read file: it is a directory", file=name)
         if info.st_size > limits.max_bytes:
-            raise InputError(_too_big(info.st_size, limits), file=name)
+            raise InputError(too_big("file", limits, info.st_size), file=name)
         with open(path, "rb") as fh:
             # Read one byte more than allowed: a pipe or special file has no
             # meaningful stat size.
@@ -671,8 +673,10 @@ def _is_json(name: str) -> bool:
     return name.lower().endswith(".json")
 
 
-def _too_big(size: int, limits: Limits) -> str:
-    return (f"file is too large ({size} bytes; the limit is {limits.max_bytes}, "
+def too_big(what: str, limits: Limits, size: int | None = None, unit: str = "bytes") -> str:
+    """The message for input over the size limit: *size* when known, else "more than" it."""
+    amount = f"{size} {unit}" if size is not None else f"more than {limits.max_bytes} {unit}"
+    return (f"{what} is too large ({amount}; the limit is {limits.max_bytes}, "
             f"which {ENV_VARS['max_bytes']} raises)")
 
 
@@ -688,24 +692,34 @@ def _decode(raw: str | bytes, limits: Limits) -> str:
     if isinstance(raw, str):
         size = len(raw.encode("utf-8", "surrogatepass"))
         if size > limits.max_bytes:
-            raise InputError(_too_big(size, limits))
+            raise InputError(too_big("file", limits, size))
         return raw.removeprefix("\ufeff")
     if len(raw) > limits.max_bytes:
-        raise InputError(_too_big(len(raw), limits))
-    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        raise InputError("the file is saved as UTF-32; save it as UTF-8 instead", line=1)
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError("the file is saved as UTF-16; save it as UTF-8 instead", line=1)
-    if b"\x00" in raw[:4]:
-        # YAML text never holds NUL: "a\0:\0" is UTF-16 (or UTF-32) without a byte-order mark.
-        raise InputError("the file looks like UTF-16 or UTF-32 text (it has NUL bytes); "
-                         "save it as UTF-8 instead", line=1)
+        raise InputError(too_big("file", limits, len(raw)))
+    check_encoding(raw)
     try:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} here); "
-                         f"save it as UTF-8{_legacy_hint(raw)}", line=line) from None
+        raise not_utf8(raw, exc, 1, _legacy_hint(raw)) from None
+
+
+def check_encoding(head: bytes) -> None:
+    """Refuse UTF-16 and UTF-32 text, told by the first bytes of a file (or of a stream)."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise InputError("the file is saved as UTF-32; save it as UTF-8 instead", line=1)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError("the file is saved as UTF-16; save it as UTF-8 instead", line=1)
+    if b"\x00" in head[:4]:
+        # YAML text never holds NUL: "a\0:\0" is UTF-16 (or UTF-32) without a byte-order mark.
+        raise InputError("the file looks like UTF-16 or UTF-32 text (it has NUL bytes); "
+                         "save it as UTF-8 instead", line=1)
+
+
+def not_utf8(data: bytes, exc: UnicodeDecodeError, line: int, hint: str = "") -> InputError:
+    """The error for a byte that is not UTF-8: *data* failed to decode at ``exc.start``, and
+    its first byte is on *line*."""
+    return InputError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} here); "
+                      f"save it as UTF-8{hint}", line=line + data.count(b"\n", 0, exc.start))
 
 
 def _legacy_hint(raw: bytes) -> str:
@@ -872,15 +886,12 @@ class _TextStream:
         self.pending = b""
         if self.first:
             self.first = False
-            if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4]:
-                raise InputError("the file is saved as UTF-16 or UTF-32; save it as UTF-8 instead", line=1)
+            check_encoding(data)
             data = data.removeprefix(b"\xef\xbb\xbf")
         try:
             text = self.decoder.decode(data, final=not data)
         except UnicodeDecodeError as exc:
-            line = self.lines + data.count(b"\n", 0, exc.start) + 1
-            raise InputError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} here); "
-                             "save it as UTF-8", line=line) from None
+            raise not_utf8(data, exc, self.lines + 1) from None
         self.lines += text.count("\n")
         return text
 
