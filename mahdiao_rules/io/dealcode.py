@@ -203,13 +203,16 @@ def decode(code: str) -> Deal:
         if len(text) != CODE_LENGTH:
             raise InputError(f"deal code {code!r} has {len(text)} characters; a deal code has {CODE_LENGTH} "
                              "(2, the banker letter E, S, W or N, 17 digits and a check digit)")
-        _digits(code, text[1:])  # every character must be a digit before the check means anything
+        # Every character must be a digit before the check means anything; the digits of the
+        # banker and the number (all but the check digit) are kept for below.
+        digits = _digits(code, text[1:])[:-1]
         if check_digit(text[:-1]) != text[-1]:
             raise InputError(f"deal code {code!r} fails its check digit: a character is mistyped "
                              "(copy the code again from its source)")
         body = text[1:-1]
     elif len(text) == V1_LENGTH and not text[:1].isdigit():
         body = text  # version 1: no version, no check
+        digits = None
     elif text[:1].isdigit():
         raise InputError(f"deal code {code!r} has version {text[0]}, which this mahdiao-rules cannot "
                          f"read (it reads version {VERSION} and the older 18-character codes)")
@@ -222,7 +225,7 @@ def decode(code: str) -> Deal:
         raise InputError(f"deal code {code!r} must start with the banker's letter E, S, W or N "
                          f"(after the version {VERSION} in a 20-character code), not {body[0]!r}")
     number = 0
-    for d in _digits(code, body)[1:]:
+    for d in (digits if digits is not None else _digits(code, body))[1:]:
         number = number * 64 + d
     if number >= N_RANKS:
         raise InputError(f"deal code {code!r} is not the code of any deal (its number is past the last deal)")
