@@ -190,7 +190,7 @@ def parse_sitting(doc: Document) -> Sitting:
     if len(fb) > 1:
         r.fail(f"first_banker: give the first 椿 one way — seat, player or draw — not "
                f"{' and '.join(fb)}", "first_banker")
-    fb_seat = r.seat(fb["seat"], "first_banker", "seat") if "seat" in fb else None
+    fb_seat = SEAT_ALIASES[fb["seat"]] if "seat" in fb else None  # the schema allows only seat names
     fb_player = fb.get("player")
     if fb_player is not None and fb_player not in players:
         r.fail(f"first_banker.player {fb_player!r} is not one of the players "
@@ -215,9 +215,6 @@ class _Reader:
     def fail(self, message: str, *path: str | int) -> Any:
         raise InputError(message, file=self.doc.file, line=self.doc.line_of(path),
                          place=format_path(path))
-
-    def seat(self, text: str, *path: str | int) -> Seat:
-        return SEAT_ALIASES[text]  # the schema allows only seat names
 
     def players(self, node: Any) -> tuple[tuple[str, ...], dict[str, Seat] | None]:
         if node is None:
@@ -273,7 +270,7 @@ class _Reader:
             self.fail(f"{label}: duplicate hand id {hand_id!r} (first: hand {self.ids[hand_id]})",
                       *base, "id")
         self.ids[hand_id] = number
-        recorded = self.seat(node["banker"]) if "banker" in node else None
+        recorded = SEAT_ALIASES[node["banker"]] if "banker" in node else None  # a seat name (schema)
         data = dict(node)
         data["id"] = hand_id
         data["banker"] = (recorded or Seat.EAST).id
