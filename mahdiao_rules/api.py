@@ -45,7 +45,7 @@ from .errors import InputError
 from .io import dealcode
 from .io import dealfile as _dealfile
 from .io import sittingfile as _sittingfile
-from .io.resources import data_dir
+from .io.resources import example
 from .io.sittingfile import Sitting
 from .pipeline import settle_deal
 from .play.policies import POLICIES, make_policy
@@ -114,9 +114,8 @@ def load_deals(path: PathLike, *, ids: Iterable[str] = ()) -> list[Deal]:
 def examples(*, ids: Iterable[str] = ()) -> list[Deal]:
     """The bundled curated deals: the worked examples and the cross-ruleset deal
     (what ``mahdiao replay`` shows without a file)."""
-    path = data_dir("examples") / "examples.yaml"
-    return _pick(_dealfile.load_deals(path, display_name="examples/examples.yaml"), ids,
-                 "examples/examples.yaml")
+    path, shown = example("examples.yaml")
+    return _pick(_dealfile.load_deals(path, display_name=shown), ids, shown)
 
 
 def random_deals(seed: str | int = 0, n: int = 1) -> list[Deal]:
@@ -502,8 +501,8 @@ def load_sitting(path: PathLike | None = None) -> Sitting:
     Bad input raises :class:`~mahdiao_rules.errors.InputError` naming file, line and hand.
     """
     if path is None:
-        return _sittingfile.load_sitting(data_dir("examples") / "sitting.yaml",
-                                         display_name="examples/sitting.yaml")
+        path, shown = example("sitting.yaml")
+        return _sittingfile.load_sitting(path, display_name=shown)
     return _sittingfile.load_sitting(path)
 
 

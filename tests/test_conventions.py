@@ -347,3 +347,13 @@ def test_the_new_latex_reports_compile(name, tmp_path):
     done = subprocess.run(["xelatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_a_bundled_example_is_named_as_in_a_checkout():
+    from mahdiao_rules.io.resources import example
+
+    for name in ("examples.yaml", "sitting.yaml", "historical.yaml"):
+        path, shown = example(name)
+        assert path.is_file() and shown == f"examples/{name}"
+    assert invoke("validate", str(example("sitting.yaml")[0])).exit_code == 0
+    assert "input: examples/sitting.yaml sha256:" in invoke("sitting").stdout

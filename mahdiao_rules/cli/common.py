@@ -35,7 +35,7 @@ from ..io.output import (
     remove_temp_files,
     write_files,
 )
-from ..io.resources import data_dir
+from ..io.resources import example
 from ..io.sittingfile import json_lines_document
 from ..io.textcheck import control_problem, printable
 from ..io.yamlsafe import Document, current_limits, load_file, load_text
@@ -278,7 +278,7 @@ def report_options(fn: F) -> F:
 def deal_file(file: str | None) -> tuple[Path, str]:
     """The path of FILE (the bundled examples without one) and the name messages show."""
     if file is None:
-        return data_dir("examples") / "examples.yaml", "examples/examples.yaml"
+        return example("examples.yaml")
     return Path(file), printable(file)
 
 

@@ -21,7 +21,7 @@ from ..history.reconstruct import reconstruct as run_reconstruct
 from ..io.dealcode import decode, encode
 from ..io.dealfile import DealWriter, deals_format, dump_deals
 from ..io.output import open_stream, open_text
-from ..io.resources import data_dir
+from ..io.resources import example
 from ..io.textcheck import printable
 from ..io.yamlsafe import load_file
 from ..report.contract import envelope, input_info, stamp
@@ -90,7 +90,7 @@ def reconstruct(file: str | None, rulesets: tuple[str, ...], settings: tuple[str
     check_seed(seed)
     fmt = output_format(fmt, output, RECONSTRUCT_FORMATS, "text")
     if file is None:
-        path, shown = data_dir("examples") / HISTORICAL, f"examples/{HISTORICAL}"
+        path, shown = example(HISTORICAL)
     else:
         path, shown = Path(file), (STDIN_NAME if file == STDIN else printable(file))
     out = RunOutput(output, [] if file == STDIN else [path])

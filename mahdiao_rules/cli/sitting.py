@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ..io.output import open_stream
-from ..io.resources import data_dir
+from ..io.resources import example
 from ..io.sittingfile import Sitting, load_sitting, parse_sitting
 from ..play.policies import make_policy
 from ..report.contract import input_info, stamp
@@ -31,15 +31,14 @@ from .common import (
 )
 
 SITTING_FORMATS = formats_for("sitting")
-EXAMPLE = "examples/sitting.yaml"
 
 
 def load_sitting_file(file: str | None) -> tuple[Sitting, str, str | None]:
     """The sitting of FILE (the bundled example without one; ``-``: standard input, YAML, JSON
     or JSON Lines), the name messages show, and the file to hash for the stamp."""
     if file is None:
-        path = str(data_dir("examples") / "sitting.yaml")
-        return load_sitting(path, display_name=EXAMPLE), EXAMPLE, path
+        path, shown = example("sitting.yaml")
+        return load_sitting(path, display_name=shown), shown, str(path)
     if file == STDIN:
         record = parse_sitting(read_document(file))
         return record, record.file, None

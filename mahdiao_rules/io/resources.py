@@ -25,6 +25,12 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"bundled data folder {name!r} is missing from the installation")
 
 
+def example(name: str) -> tuple[Path, str]:
+    """The bundled example file *name*, and the name messages and stamps show for it
+    (``examples/<name>``, where a source checkout has it)."""
+    return data_dir("examples") / name, f"examples/{name}"
+
+
 def schema_path(name: str) -> Path:
     """The JSON Schema file ``io/schemas/<name>.schema.json`` shipped inside the package."""
     return SCHEMA_DIR / f"{name}.schema.json"
