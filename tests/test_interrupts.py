@@ -121,3 +121,23 @@ def test_a_terminated_parent_ends_its_workers(tmp_path):
         time.sleep(0.05)
     assert not any(alive(w) for w in workers)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["validate", "-"], ["replay", "-"], ["code", "-"], ["rulesets"],
+                                  ["rules", "table", "feng"]])
+def test_a_reader_that_goes_away_ends_every_command_quietly(args, tmp_path):
+    # `mahdiao … | head -c 1`: whichever way the command writes (the output writer or
+    # click.echo), the closed pipe ends it with 141 or 0 and nothing on stderr, never an
+    # internal error.
+    deals = tmp_path / "deals.yaml"
+    with deals.open("wb") as fh:
+        subprocess.run([sys.executable, "-m", "mahdiao_rules", "deal", "-n", "400"], stdout=fh, check=True)
+    with deals.open("rb") as stdin:
+        proc = subprocess.Popen([sys.executable, "-m", "mahdiao_rules", *args], cwd=tmp_path,
+                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(1)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=120)
+    assert err == "" and proc.returncode in (0, 141)

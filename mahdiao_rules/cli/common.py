@@ -115,7 +115,7 @@ def friendly_errors(fn: F) -> F:
             _fail(str(e))
         except MahdiaoError as e:
             _fail(str(e))
-        except OutputClosed:
+        except (OutputClosed, BrokenPipeError):  # BrokenPipeError: a command that wrote with click.echo
             _stdout_gone()
         except KeyboardInterrupt:
             remove_temp_files()
