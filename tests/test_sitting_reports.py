@@ -355,3 +355,11 @@ def test_simulate_sittings_formats(fmt):
 def test_simulate_sitting_and_same_play_refused():
     line = error_line(invoke("simulate", "--sitting", "3", "--same-play", "feng"))
     assert "--sitting and --same-play" in line
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html", "latex"])
+def test_sitting_deal_code_label_follows_lang(fmt):
+    """A hand's code is labelled as the replay labels it (L.deal_code), in the chosen language."""
+    text = render_text(report(), fmt, lang="zh-Hant")
+    assert "牌局代碼" in text
+    assert "deal code" not in text
