@@ -96,22 +96,18 @@ def citation_of(rs: Ruleset, rule_id: str, channel: str = "") -> Citation | None
     return None
 
 
-SourceKeys = dict[tuple[str, str], str]
-"""(ruleset id, source key in its YAML) → the key in the document's sources table (the same:
-keys are the project bibliography's, rulesets/sources.yaml)."""
-
-
-def sources_table(rulesets: Sequence[Ruleset]) -> tuple[dict[str, dict[str, Any]], SourceKeys]:
+def sources_table(rulesets: Sequence[Ruleset]) -> dict[str, dict[str, Any]]:
     """The document's ``sources`` table — every source the rulesets cite, by its bibliography
-    key, with the bibliography's fields and the rulesets that cite it — and the key map."""
+    key, with the bibliography's fields and the rulesets that cite it.  A citation's ``ref``
+    is such a key as it stands (rulesets cite the project bibliography's keys,
+    rulesets/sources.yaml), so a document names a source by ``ref`` without a key map."""
     from .cite import used_sources
 
     table: dict[str, dict[str, Any]] = {}
     for key, entry in used_sources(rulesets).items():
         table[key] = {**{k: v for k, v in entry.items() if _plain(v)},
                       "rulesets": [rs.id for rs in rulesets if key in rs.sources]}
-    keys = {(rs.id, key): key for rs in rulesets for key in rs.sources}
-    return table, keys
+    return table
 
 
 def _plain(value: Any) -> bool:
@@ -147,32 +143,33 @@ def citation_of_data(parts: list[dict[str, Any]]) -> Citation:
     return Citation(tuple(cites))
 
 
-def rules(rs: Ruleset, keys: SourceKeys) -> dict[str, dict[str, Any]]:
+def rules(rs: Ruleset) -> dict[str, dict[str, Any]]:
     """Every rule item and fine of *rs* by id, with what a fired item or ledger line refers to:
     its name, concept, channel, phase, whether it ends the hand, its first source key
     (``source``, "" for the project's own inference) and its whole ``citation``."""
     out: dict[str, dict[str, Any]] = {}
     for i in rs.items.values():
         out[i.id] = {"kind": "item", "name": i.name, "concept": i.concept or i.id, "channel": i.channel,
-                     "phase": i.phase, "ends_hand": i.ends_hand, **_cite(rs, keys, i.source)}
+                     "phase": i.phase, "ends_hand": i.ends_hand, **cite_info(i.source)}
     for f in rs.fines.values():
         out[f.id] = {"kind": "fine", "name": f.name, "concept": f.id, "channel": "fa_li", "phase": "fine",
-                     "ends_hand": f.ends_hand, **_cite(rs, keys, f.source)}
+                     "ends_hand": f.ends_hand, **cite_info(f.source)}
     return out
 
 
-def offences(rs: Ruleset, keys: SourceKeys) -> dict[str, dict[str, Any]]:
+def offences(rs: Ruleset) -> dict[str, dict[str, Any]]:
     """The 代賠 offences of *rs* by id (a ledger line of channel ``dai_pei`` refers to one; an
     offence may share its id with a fine, so they have a table of their own)."""
     if rs.dai_pei is None:
         return {}
     return {o.id: {"kind": "offence", "name": o.name, "concept": o.id, "channel": "dai_pei",
-                   "phase": "dai_pei", "ends_hand": False, **_cite(rs, keys, o.source)}
+                   "phase": "dai_pei", "ends_hand": False, **cite_info(o.source)}
             for o in rs.dai_pei.offences.values()}
 
 
-def _cite(rs: Ruleset, keys: SourceKeys, c: Citation) -> dict[str, Any]:
-    return {"source": keys.get((rs.id, c.ref), c.ref), "citation": citation_data(c)}
+def cite_info(c: Citation) -> dict[str, Any]:
+    """A rule's ``source`` (its first key, "" for the project's own inference) and whole ``citation``."""
+    return {"source": c.ref, "citation": citation_data(c)}
 
 
 def stamp_inputs(path: Any, shown: str) -> list[dict[str, Any]]:

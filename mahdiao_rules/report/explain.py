@@ -23,7 +23,6 @@ from .views import SourceText, source_list, tricks_view, zhu_text
 
 def explain_report(deal: Deal, s: Settlement, seat: Seat, *, stamp: dict[str, Any]) -> dict[str, Any]:
     rs = s.ruleset
-    table, keys = sources_table([rs])
     me = int(seat)
     groups: dict[tuple[str, int], dict[str, Any]] = {}
     for t in s.ledger:
@@ -33,7 +32,7 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, stamp: dict[str, An
         if key not in groups:
             cite = citation_of(rs, t.item, t.channel)
             item = rs.items.get(t.item)
-            ref = keys.get((rs.id, cite.ref), cite.ref) if cite else None
+            ref = cite.ref if cite else None
             groups[key] = {
                 "item": t.item,
                 "name": t.name,
@@ -76,7 +75,7 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, stamp: dict[str, An
     return envelope(
         "explain", stamp,
         deal={**deal_info(deal), "tricks": tricks_info(s.play)},
-        ruleset=ruleset_info(rs, keys),
+        ruleset=ruleset_info(rs),
         status=s.status,
         seat=seat.id,
         role="椿" if seat == deal.banker else "散",
@@ -84,14 +83,14 @@ def explain_report(deal: Deal, s: Settlement, seat: Seat, *, stamp: dict[str, An
         won=[CARD_HANZI[c] for c in won],
         fired=[{"id": f.item.id, "name": f.item.name, "zhu": json_number(f.amount), "count": f.count,
                 "cards": [CARD_HANZI[c] for c in f.cards],
-                "source": keys.get((rs.id, f.item.source.ref), f.item.source.ref)}
+                "source": f.item.source.ref}
                for f in s.firings if f.seat == seat and (f.amount or f.item.ends_hand)],
         groups=out_groups,
         net=json_number(net),
         balanced=total == net,
         notes=list(s.notes),
         accounts=dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)),
-        sources=table,
+        sources=sources_table([rs]),
     )
 
 

@@ -796,7 +796,7 @@ def replay_report(deals: Iterable[Any], rulesets: Sequence[Any], *, stamp: dict[
     from .replay import replay_deals, replay_head
     from .views import deal_views, head_view
 
-    head, keys = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
+    head = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
     if settle_row is None:
         rows = iter(settlements or ())
 
@@ -805,7 +805,7 @@ def replay_report(deals: Iterable[Any], rulesets: Sequence[Any], *, stamp: dict[
     if count is None and isinstance(deals, Sequence):
         count = len(deals)
         index = [{"id": d.id, "title": d.title} for d in deals]
-    items = replay_deals(deals, settle_row, keys, full_sources=full_sources)
+    items = replay_deals(deals, settle_row, full_sources=full_sources)
     shown_index = index or []
     return Report("replay", head, view=lambda m: {**head_view(m, None), "index": shown_index},
                   items_key="deals", items=items, count=count,
@@ -822,12 +822,12 @@ def sitting_report(sitting: Any, rulesets: Sequence[Any], *, stamp: dict[str, An
     from .sitting import SittingStream, sitting_head
     from .sittingview import sitting_view
 
-    head, keys = sitting_head(sitting, rulesets, stamp, input_name=input_name, full_sources=full_sources,
-                              trust_record=trust_record)
-    stream = SittingStream(sitting, [play(rs) for rs in rulesets], keys, full_sources=full_sources)
+    head = sitting_head(sitting, rulesets, stamp, input_name=input_name, full_sources=full_sources,
+                        trust_record=trust_record)
+    stream = SittingStream(sitting, [play(rs) for rs in rulesets], full_sources=full_sources)
 
     def details(j: int) -> Iterable[dict[str, Any]]:
-        return SittingStream(sitting, [play(rulesets[j])], keys).hands()
+        return SittingStream(sitting, [play(rulesets[j])]).hands()
 
     return Report("sitting", head, items_key="hands", items=stream.hands(), count=len(sitting.hands),
                   tail=stream.tail,

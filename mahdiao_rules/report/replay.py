@@ -51,10 +51,8 @@ def by_channel(s: Settlement) -> list[dict[str, int]]:
     return out
 
 
-def ruleset_info(rs: Ruleset, keys: dict[tuple[str, str], str] | None = None) -> dict[str, Any]:
+def ruleset_info(rs: Ruleset) -> dict[str, Any]:
     """A ruleset as a document lists it: names, file, hash, options, unit and every rule's citation."""
-    if keys is None:
-        keys = sources_table([rs])[1]
     return {
         "id": rs.id,
         "name": rs.name,
@@ -64,8 +62,8 @@ def ruleset_info(rs: Ruleset, keys: dict[tuple[str, str], str] | None = None) ->
         "item_count": rs.item_count,
         "options": dict(rs.option_values),
         "zhu_per_diao": rs.zhu_per_diao,
-        "rules": rules(rs, keys),
-        "offences": offences(rs, keys),
+        "rules": rules(rs),
+        "offences": offences(rs),
     }
 
 
@@ -114,8 +112,8 @@ def recorded_tricks(deal: Deal) -> list[dict[str, Any]]:
 class _Cite:
     """Source keys (and quotes) of one ruleset's rules, looked up once per rule id."""
 
-    def __init__(self, rs: Ruleset, keys: dict[tuple[str, str], str], full: bool) -> None:
-        self.rs, self.keys, self.full = rs, keys, full
+    def __init__(self, rs: Ruleset, full: bool) -> None:
+        self.rs, self.full = rs, full
         self.memo: dict[str, dict[str, Any]] = {}
 
     def __call__(self, rule_id: str, channel: str = "") -> dict[str, Any]:
@@ -123,19 +121,17 @@ class _Cite:
         out = self.memo.get(memo)
         if out is None:
             c = citation_of(self.rs, rule_id, channel)
-            key = self.keys.get((self.rs.id, c.ref), c.ref) if c is not None else None
-            out = {"source": key}
+            out = {"source": c.ref if c is not None else None}
             if self.full:
                 out["citation"] = citation_data(c) if c is not None else []
             self.memo[memo] = out
         return out
 
 
-def result_info(s: Settlement, keys: dict[tuple[str, str], str] | None = None, *,
-                full_sources: bool = False) -> dict[str, Any]:
+def result_info(s: Settlement, *, full_sources: bool = False) -> dict[str, Any]:
     """One deal under one ruleset."""
     rs = s.ruleset
-    cite = _Cite(rs, keys if keys is not None else sources_table([rs])[1], full_sources)
+    cite = _Cite(rs, full_sources)
     nets = s.nets
     banker = s.deal.banker
     channels = by_channel(s)
@@ -219,15 +215,14 @@ def result_info(s: Settlement, keys: dict[tuple[str, str], str] | None = None, *
     }
 
 
-def deal_model(deal: Deal, row: Sequence[Settlement], keys: dict[tuple[str, str], str], *,
-               full_sources: bool = False) -> dict[str, Any]:
+def deal_model(deal: Deal, row: Sequence[Settlement], *, full_sources: bool = False) -> dict[str, Any]:
     """One deal of a replay: what was dealt (and recorded), and its result under each ruleset.
 
     ``tricks`` is the recorded play as replayed (empty without a record); a result's
     ``tricks`` is the play under that ruleset, or null when it is exactly the deal's
     ``tricks`` (so a recorded play is written once, not once per ruleset)."""
     info = deal_info(deal)
-    results = [result_info(s, keys, full_sources=full_sources) for s in row]
+    results = [result_info(s, full_sources=full_sources) for s in row]
     info["tricks"] = recorded_tricks(deal)
     if info["tricks"]:
         for r in results:
@@ -238,27 +233,25 @@ def deal_model(deal: Deal, row: Sequence[Settlement], keys: dict[tuple[str, str]
 
 
 def replay_head(rulesets: Sequence[Ruleset], stamp: dict[str, Any], *, input_name: str = "",
-                full_sources: bool = False) -> tuple[dict[str, Any], dict[tuple[str, str], str]]:
-    """Everything of a replay document but its deals, and the source keys of each ruleset."""
-    table, keys = sources_table(rulesets)
-    head = envelope(
+                full_sources: bool = False) -> dict[str, Any]:
+    """Everything of a replay document but its deals."""
+    return envelope(
         "replay", stamp,
         input=input_name,
         full_sources=full_sources,
-        rulesets=[ruleset_info(rs, keys) for rs in rulesets],
+        rulesets=[ruleset_info(rs) for rs in rulesets],
         accounts=dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)),
         channels=list(CHANNEL_ORDER),
-        sources=table,
+        sources=sources_table(rulesets),
     )
-    return head, keys
 
 
-def replay_deals(deals: Iterable[Deal], settle_row: Any, keys: dict[tuple[str, str], str], *,
+def replay_deals(deals: Iterable[Deal], settle_row: Any, *,
                  full_sources: bool = False) -> Iterator[dict[str, Any]]:
     """The deal models of *deals*, one at a time; ``settle_row(deal)`` settles one deal under
     every ruleset of the run."""
     for deal in deals:
-        yield deal_model(deal, settle_row(deal), keys, full_sources=full_sources)
+        yield deal_model(deal, settle_row(deal), full_sources=full_sources)
 
 
 def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
@@ -266,7 +259,7 @@ def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
                  input_name: str = "", full_sources: bool = False) -> dict[str, Any]:
     """A whole replay document in memory (small runs and tests); ``settlements[i][j]`` is deal
     *i* under ruleset *j*."""
-    head, keys = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
-    head["deals"] = [deal_model(d, row, keys, full_sources=full_sources)
+    head = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
+    head["deals"] = [deal_model(d, row, full_sources=full_sources)
                      for d, row in zip(deals, settlements, strict=True)]
     return head

@@ -392,8 +392,8 @@ def _option_data(rs: Ruleset) -> list[dict[str, Any]]:
              **_cited(o.source)} for o in rs.options.values()]
 
 
-def _ruleset_data(rs: Ruleset, keys: Any) -> dict[str, Any]:
-    return {k: v for k, v in ruleset_info(rs, keys).items() if k not in ("rules", "offences")}
+def _ruleset_data(rs: Ruleset) -> dict[str, Any]:
+    return {k: v for k, v in ruleset_info(rs).items() if k not in ("rules", "offences")}
 
 
 def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en") -> dict[str, Any]:
@@ -401,7 +401,6 @@ def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en") -> dict
     (``zhu``: the number of 注 when it is a number), status and citation; fines; options."""
     view = rules_table_view(rs, stamp=stamp, lang=lang)
     d = Describer(rs, prose_lang(lang))
-    table, keys = sources_table([rs])
     items = []
     for shown, item in zip(view["items"], rs.items.values(), strict=True):
         items.append({**{k: shown[k] for k in _ITEM_FIELDS}, "zhu": _number(d.zhu_value(item.raw)),
@@ -411,9 +410,9 @@ def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en") -> dict
     decisions = [{"id": d.id, "name": d.name, "reading": d.reading, "alternatives": d.alternatives,
                   "reason": d.reason, **_cited(d.source)} for d in rs.decisions]
     return envelope("rules-table", stamp, lang=lang,
-                    ruleset={**_ruleset_data(rs, keys), "description": rs.description}, items=items,
+                    ruleset={**_ruleset_data(rs), "description": rs.description}, items=items,
                     options=_option_data(rs), decisions=decisions, fines=fines, statuses=view["statuses"],
-                    sources=table)
+                    sources=sources_table([rs]))
 
 
 _CELL_FIELDS = ("item", "name", "amount", "condition", "channel", "status", "base_status", "inherited_from",
@@ -425,7 +424,6 @@ def rules_diff(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any], lang: str 
     and one cell per ruleset (its items, amount — ``zhu`` when a number —, condition, status and
     citation; ``present: false`` where the ruleset has no such item)."""
     view = rules_diff_view(rulesets, stamp=stamp, lang=lang)
-    table, keys = sources_table(rulesets)
     rows = []
     for row in view["rows"]:
         cells = []
@@ -444,6 +442,6 @@ def rules_diff(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any], lang: str 
                      "state": row["state"], "cells": cells, "differs": row["differs"],
                      "condition_differs": row["condition_differs"], "channels_differ": row["channels_differ"],
                      "correspondence": row["correspondence"]})
-    return envelope("rules-diff", stamp, lang=lang, rulesets=[_ruleset_data(rs, keys) for rs in rulesets],
+    return envelope("rules-diff", stamp, lang=lang, rulesets=[_ruleset_data(rs) for rs in rulesets],
                     units=[rs.zhu_per_diao for rs in rulesets], rows=rows,
-                    options=[o for rs in rulesets for o in _option_data(rs)], sources=table)
+                    options=[o for rs in rulesets for o in _option_data(rs)], sources=sources_table(rulesets))

@@ -38,8 +38,6 @@ from ..units import TICKS_PER_ZHU, json_number
 from .contract import citation_data, envelope, sources_table
 from .replay import CHANNEL_ORDER, recorded_tricks, result_info, ruleset_info
 
-Keys = dict[tuple[str, str], str]
-
 
 def money_number(value: Fraction) -> int | float | str:
     """An amount in the stake unit as JSON writes amounts: exact (see ``json_number``)."""
@@ -53,7 +51,7 @@ def money_number(value: Fraction) -> int | float | str:
 # ---------------------------------------------------------------------- the head
 
 
-def procedure_info(rs: Ruleset, keys: Keys) -> list[dict[str, Any]]:
+def procedure_info(rs: Ruleset) -> list[dict[str, Any]]:
     """The between-hand procedure of *rs* as rows: ``key``, the ``rule`` in words, a ``note``,
     and its ``source`` key and whole ``citation`` (null and empty where the ruleset declares
     none and the tool's default applies)."""
@@ -63,7 +61,7 @@ def procedure_info(rs: Ruleset, keys: Keys) -> list[dict[str, Any]]:
     def cite(c: Citation | None) -> dict[str, Any]:
         if c is None:
             return {"source": None, "citation": []}
-        return {"source": keys.get((rs.id, c.ref), c.ref) or None, "citation": citation_data(c)}
+        return {"source": c.ref or None, "citation": citation_data(c)}
 
     if nb.next_banker_rule == "top_earner":
         rule = "the top earner of the hand; a tie keeps the 椿"
@@ -100,9 +98,8 @@ def procedure_info(rs: Ruleset, keys: Keys) -> list[dict[str, Any]]:
 
 def sitting_head(sitting: Sitting, rulesets: Sequence[Ruleset], stamp: dict[str, Any], *,
                  input_name: str = "", full_sources: bool = False, trust_record: bool = False
-                 ) -> tuple[dict[str, Any], Keys]:
-    """Everything of a sitting document before its hands, and the source keys of each ruleset."""
-    table, keys = sources_table(rulesets)
+                 ) -> dict[str, Any]:
+    """Everything of a sitting document before its hands."""
     stakes = sitting.stakes
     head = envelope(
         "sitting", stamp,
@@ -118,12 +115,12 @@ def sitting_head(sitting: Sitting, rulesets: Sequence[Ruleset], stamp: dict[str,
         unit=sitting.stake_unit,
         guan_dui_start=sitting.guan_dui,
         hand_count=len(sitting.hands),
-        rulesets=[{**ruleset_info(rs, keys), "procedure": procedure_info(rs, keys)} for rs in rulesets],
+        rulesets=[{**ruleset_info(rs), "procedure": procedure_info(rs)} for rs in rulesets],
         accounts=dict(zip(ACCOUNT_IDS, ACCOUNT_HANZI, strict=True)),
         channels=list(CHANNEL_ORDER),
-        sources=table,
+        sources=sources_table(rulesets),
     )
-    return head, keys
+    return head
 
 
 # ---------------------------------------------------------------------- the hands
@@ -177,9 +174,9 @@ class SittingStream:
     model at a time; :meth:`tail` gives what comes after the hands (each ruleset's summary,
     the hands whose 椿 differ) once they are all written."""
 
-    def __init__(self, sitting: Sitting, plays: Sequence[SittingPlay], keys: Keys, *,
+    def __init__(self, sitting: Sitting, plays: Sequence[SittingPlay], *,
                  full_sources: bool = False) -> None:
-        self.sitting, self.plays, self.keys, self.full = sitting, list(plays), keys, full_sources
+        self.sitting, self.plays, self.full = sitting, list(plays), full_sources
         self.tallies = [_Tally(p, sitting.guan_dui * TICKS_PER_ZHU) for p in self.plays]
         self.bank_differs: list[int] = []
         self.done = False
@@ -212,7 +209,7 @@ class SittingStream:
 
     def _result(self, h: HandResult, tally: _Tally, recorded: list[dict[str, Any]]) -> dict[str, Any]:
         players, s = tally.players, h.settlement
-        settlement = result_info(s, self.keys, full_sources=self.full)
+        settlement = result_info(s, full_sources=self.full)
         if recorded and settlement["tricks"] == recorded:
             settlement["tricks"] = None  # the hand's recorded tricks, written once
         return {
@@ -265,8 +262,8 @@ def build_sitting_report(sitting: Sitting, rulesets: Sequence[Ruleset], *, stamp
                          full_sources: bool = False, trust_record: bool = False) -> dict[str, Any]:
     """A whole sitting document in memory (small sittings, tests, the API); ``play(rs)`` makes
     the sitting's play under one ruleset."""
-    head, keys = sitting_head(sitting, rulesets, stamp, input_name=input_name,
+    head = sitting_head(sitting, rulesets, stamp, input_name=input_name,
                               full_sources=full_sources, trust_record=trust_record)
-    stream = SittingStream(sitting, [play(rs) for rs in rulesets], keys, full_sources=full_sources)
+    stream = SittingStream(sitting, [play(rs) for rs in rulesets], full_sources=full_sources)
     head["hands"] = list(stream.hands())
     return {**head, **stream.tail()}
