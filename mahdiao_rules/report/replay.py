@@ -68,25 +68,39 @@ def ruleset_info(rs: Ruleset) -> dict[str, Any]:
 
 
 def deal_info(deal: Deal) -> dict[str, Any]:
+    """A deal as a replay writes it: :func:`deal_about`, its code and 椿, :func:`deal_cards`,
+    the 官堆 it starts with and :func:`events_info`."""
     return {
-        "id": deal.id,
-        "title": deal.title,
-        "source": deal.source,
-        "notes": deal.notes,
+        **deal_about(deal),
         "code": dealcode.encode(deal),
         "banker": deal.banker.id,
+        **deal_cards(deal),
+        "guan_dui_start": deal.guan_dui,
+        "events": events_info(deal),
+    }
+
+
+def deal_about(deal: Deal) -> dict[str, Any]:
+    """What a deal says about itself: id, title, source, notes (the same under any seating)."""
+    return {"id": deal.id, "title": deal.title, "source": deal.source, "notes": deal.notes}
+
+
+def deal_cards(deal: Deal) -> dict[str, Any]:
+    """The cards as dealt to the seats, the stock and its face card, whether play was recorded."""
+    return {
         "hands": {s.id: [CARD_HANZI[c] for c in deal.hands[s]] for s in SEATS},
         "stock": [CARD_HANZI[c] for c in deal.stock],
         "face": CARD_HANZI[deal.face],
         "recorded": deal.play is not None,
-        "guan_dui_start": deal.guan_dui,
-        "events": [
-            {"type": e.type, "seat": e.seat.id, "trick": e.trick,
+    }
+
+
+def events_info(deal: Deal) -> list[dict[str, Any]]:
+    """The deal's recorded events (releases, interruptions …)."""
+    return [{"type": e.type, "seat": e.seat.id, "trick": e.trick,
              "card": CARD_HANZI[e.card] if e.card is not None else None,
              "victim": e.victim.id if e.victim is not None else None}
-            for e in deal.events
-        ],
-    }
+            for e in deal.events]
 
 
 def tricks_info(play: PlayResult | None) -> list[dict[str, Any]]:
@@ -224,12 +238,18 @@ def deal_model(deal: Deal, row: Sequence[Settlement], *, full_sources: bool = Fa
     info = deal_info(deal)
     results = [result_info(s, full_sources=full_sources) for s in row]
     info["tricks"] = recorded_tricks(deal)
-    if info["tricks"]:
-        for r in results:
-            if r["tricks"] == info["tricks"]:
-                r["tricks"] = None
+    for r in results:
+        tricks_once(r, info["tricks"])
     info["results"] = results
     return info
+
+
+def tricks_once(result: dict[str, Any], recorded: list[dict[str, Any]]) -> dict[str, Any]:
+    """*result* (of :func:`result_info`) with its ``tricks`` null when they are the *recorded*
+    ones, so a recorded play is written once, not once per ruleset."""
+    if recorded and result["tricks"] == recorded:
+        result["tricks"] = None
+    return result
 
 
 def replay_head(rulesets: Sequence[Ruleset], stamp: dict[str, Any], *, input_name: str = "",

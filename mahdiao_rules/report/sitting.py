@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import CARD_HANZI
 from ..deal import SEATS
 from ..io import dealcode
 from ..io.sittingfile import Sitting, SittingHand, node_number
@@ -35,8 +34,17 @@ from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI
 from ..sitting.engine import HandResult, SittingPlay, procedure_of
 from ..sitting.stats import spells, tenure
 from ..units import TICKS_PER_ZHU, json_number
-from .contract import citation_data, envelope, sources_table
-from .replay import CHANNEL_ORDER, recorded_tricks, result_info, ruleset_info
+from .contract import cite_info, envelope, sources_table
+from .replay import (
+    CHANNEL_ORDER,
+    deal_about,
+    deal_cards,
+    events_info,
+    recorded_tricks,
+    result_info,
+    ruleset_info,
+    tricks_once,
+)
 
 
 def money_number(value: Fraction) -> int | float | str:
@@ -59,9 +67,11 @@ def procedure_info(rs: Ruleset) -> list[dict[str, Any]]:
     nb = rs.procedure
 
     def cite(c: Citation | None) -> dict[str, Any]:
+        # A step without a source, or resting on the project's own inference: source null.
         if c is None:
             return {"source": None, "citation": []}
-        return {"source": c.ref or None, "citation": citation_data(c)}
+        out = cite_info(c)
+        return {**out, "source": out["source"] or None}
 
     if nb.next_banker_rule == "top_earner":
         rule = "the top earner of the hand; a tie keeps the 椿"
@@ -130,16 +140,11 @@ def hand_info(h: SittingHand) -> dict[str, Any]:
     """A hand's deal, as dealt to the seats (once for all rulesets), and what was recorded."""
     deal = h.deal
     return {
-        "number": h.number, "id": deal.id, "title": deal.title, "source": deal.source,
-        "notes": deal.notes, "given_by_code": h.code,
+        "number": h.number, **deal_about(deal), "given_by_code": h.code,
         "recorded_banker": h.banker.id if h.banker is not None else None,
         "stake": node_number(h.stake),
-        "hands": {s.id: [CARD_HANZI[c] for c in deal.hands[s]] for s in SEATS},
-        "stock": [CARD_HANZI[c] for c in deal.stock], "face": CARD_HANZI[deal.face],
-        "recorded": deal.play is not None,
-        "events": [{"type": e.type, "seat": e.seat.id, "trick": e.trick,
-                    "card": CARD_HANZI[e.card] if e.card is not None else None,
-                    "victim": e.victim.id if e.victim is not None else None} for e in deal.events],
+        **deal_cards(deal),
+        "events": events_info(deal),
         "tricks": recorded_tricks(deal),
     }
 
@@ -209,9 +214,7 @@ class SittingStream:
 
     def _result(self, h: HandResult, tally: _Tally, recorded: list[dict[str, Any]]) -> dict[str, Any]:
         players, s = tally.players, h.settlement
-        settlement = result_info(s, full_sources=self.full)
-        if recorded and settlement["tricks"] == recorded:
-            settlement["tricks"] = None  # the hand's recorded tricks, written once
+        settlement = tricks_once(result_info(s, full_sources=self.full), recorded)
         return {
             "ruleset": s.ruleset.id,
             "banker": h.banker.id,
