@@ -170,8 +170,3 @@ def offences(rs: Ruleset) -> dict[str, dict[str, Any]]:
 def cite_info(c: Citation) -> dict[str, Any]:
     """A rule's ``source`` (its first key, "" for the project's own inference) and whole ``citation``."""
     return {"source": c.ref, "citation": citation_data(c)}
-
-
-def stamp_inputs(path: Any, shown: str) -> list[dict[str, Any]]:
-    """The inputs entry of a stamp for one file argument (None: a bundled file)."""
-    return [input_info(path, shown)]

@@ -381,10 +381,9 @@ def environment(template_dir: str | Path | None = None, *, fmt: str = "text") ->
         svg=lambda spec, **kw: Markup(bar_chart(spec, **kw)),
         href=href,
         name_box=name_box,
-        regex_replace=lambda v, pattern, repl: re.sub(pattern, repl, str(v)),
         bibtex=lambda rows: Markup(to_bibtex({r["key"]: r["entry"] for r in rows})),
         line_svg=lambda spec, **kw: Markup(line_chart(spec, **kw)),
-        csv_row=_csv_row, values_of=values_of,
+        csv_row=_csv_row,
     )
     env.filters.update(SIMULATION_FILTERS)  # estimates, intervals, histograms (simfilters.py)
     return env
@@ -437,11 +436,6 @@ def _csv_row(cells: Iterable[Any]) -> str:
     from .tables import csv_row
 
     return csv_row(cells).removesuffix("\n")
-
-
-def values_of(keys: Iterable[str], mapping: dict[str, Any], default: Any = 0) -> list[Any]:
-    """``[mapping[k] for k in keys]`` with a default, for fixed columns."""
-    return [mapping.get(k, default) for k in keys]
 
 
 @dataclass(frozen=True)

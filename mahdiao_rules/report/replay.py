@@ -272,14 +272,3 @@ def replay_deals(deals: Iterable[Deal], settle_row: Any, *,
     every ruleset of the run."""
     for deal in deals:
         yield deal_model(deal, settle_row(deal), full_sources=full_sources)
-
-
-def build_report(deals: Sequence[Deal], rulesets: Sequence[Ruleset],
-                 settlements: Sequence[Sequence[Settlement]], *, stamp: dict[str, Any],
-                 input_name: str = "", full_sources: bool = False) -> dict[str, Any]:
-    """A whole replay document in memory (small runs and tests); ``settlements[i][j]`` is deal
-    *i* under ruleset *j*."""
-    head = replay_head(rulesets, stamp, input_name=input_name, full_sources=full_sources)
-    head["deals"] = [deal_model(d, row, full_sources=full_sources)
-                     for d, row in zip(deals, settlements, strict=True)]
-    return head

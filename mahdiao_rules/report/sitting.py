@@ -21,7 +21,7 @@ people (``+1½``, the bank table, charts) are views (:mod:`.sittingview`), not d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -258,15 +258,3 @@ def summary(t: _Tally) -> dict[str, Any]:
         "balance": json_number(sum(t.running)),
         "notes": list(play.notes),
     }
-
-
-def build_sitting_report(sitting: Sitting, rulesets: Sequence[Ruleset], *, stamp: dict[str, Any],
-                         play: Callable[[Ruleset], SittingPlay], input_name: str = "",
-                         full_sources: bool = False, trust_record: bool = False) -> dict[str, Any]:
-    """A whole sitting document in memory (small sittings, tests, the API); ``play(rs)`` makes
-    the sitting's play under one ruleset."""
-    head = sitting_head(sitting, rulesets, stamp, input_name=input_name,
-                              full_sources=full_sources, trust_record=trust_record)
-    stream = SittingStream(sitting, [play(rs) for rs in rulesets], full_sources=full_sources)
-    head["hands"] = list(stream.hands())
-    return {**head, **stream.tail()}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ..deal import SEAT_HANZI, SEATS, Seat
+from ..deal import SEAT_HANZI, SEATS
 from ..play.tricks import ACTION_HANZI
 from ..ruleset import colour_of
 from ..ruleset.model import CHANNEL_HANZI, Ruleset
@@ -216,7 +216,3 @@ def net_chart(results: Sequence[dict[str, Any]], rulesets: Sequence[Ruleset]) ->
         "values": [[float(zhu(ticks(r["seats"][seat.id]["net"]))) for r in results] for seat in SEATS],
         "unit": "注",
     }
-
-
-def seat_of(seat_id: str) -> Seat:
-    return _SEATS[seat_id]
