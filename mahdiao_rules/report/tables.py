@@ -113,17 +113,26 @@ def _item_text(it: dict[str, Any]) -> str:
     return text + (" " + " ".join(it["cards"]) if it["cards"] else "")
 
 
+def _seat_cells(head: dict[str, Any], result: dict[str, Any], seat: str) -> list[Any]:
+    """A seat of one result (replay's, or a sitting hand's ``settlement``): seat, seat_hanzi,
+    role and tricks (none when not played)."""
+    v = result["seats"][seat]
+    return [seat, head["accounts"][seat], v["role"], v["tricks"] if result["status"] == "played" else None]
+
+
+def _channel_cells(v: dict[str, Any]) -> list[Any]:
+    """A seat's net by channel, one column per channel of CHANNEL_ORDER."""
+    return [csv_number(v["by_channel"].get(ch, 0)) for ch in CHANNEL_ORDER]
+
+
 def replay_rows(head: dict[str, Any], deals: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
     st = _Stamp(head["stamp"])
     for deal in deals:
         for r in deal["results"]:
-            played = r["status"] == "played"
             for seat, v in r["seats"].items():
                 items = "; ".join(_item_text(it) for it in r["fired"] if it["seat"] == seat)
-                yield [deal["id"], deal["title"], deal["code"], r["ruleset"], r["status"], seat,
-                       head["accounts"][seat], v["role"], v["tricks"] if played else None,
-                       " ".join(v["won"]) or None,
-                       *(csv_number(v["by_channel"].get(ch, 0)) for ch in CHANNEL_ORDER),
+                yield [deal["id"], deal["title"], deal["code"], r["ruleset"], r["status"],
+                       *_seat_cells(head, r, seat), " ".join(v["won"]) or None, *_channel_cells(v),
                        csv_number(v["net"]), items or None, *st.cells(r["ruleset"])]
 
 
@@ -132,16 +141,21 @@ LEDGER_COLUMNS = ["deal", "ruleset", "line", "payer", "payee", "amount", "item",
 """``replay -f ledger``: one row per ledger line (transfer), in ledger order."""
 
 
+def _line_cells(cite: SourceText, ruleset: str, line: dict[str, Any]) -> list[Any]:
+    """A ledger line from its amount on: amount, item, name, channel, holder, note, source, citation."""
+    return [csv_number(line["amount"]), line["item"], line["name"], line["channel"], line["holder"],
+            line["note"] or None, line["source"] or None,
+            cite(ruleset, line["item"], line["channel"]) or None]
+
+
 def ledger_rows(head: dict[str, Any], deals: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
     st = _Stamp(head["stamp"])
     cite = SourceText(head)
     for deal in deals:
         for r in deal["results"]:
             for n, line in enumerate(r["ledger"], start=1):
-                yield [deal["id"], r["ruleset"], n, line["payer"], line["payee"], csv_number(line["amount"]),
-                       line["item"], line["name"], line["channel"], line["holder"], line["note"] or None,
-                       line["source"] or None, cite(r["ruleset"], line["item"], line["channel"]) or None,
-                       *st.cells(r["ruleset"])]
+                yield [deal["id"], r["ruleset"], n, line["payer"], line["payee"],
+                       *_line_cells(cite, r["ruleset"], line), *st.cells(r["ruleset"])]
 
 
 # ---------------------------------------------------------------------- explain
@@ -220,16 +234,13 @@ def sitting_rows(head: dict[str, Any], hands: Iterable[dict[str, Any]]) -> Itera
     for hand in hands:
         for r in hand["results"]:
             s = r["settlement"]
-            played = s["status"] == "played"
             seats = {p: seat for seat, p in zip(s["seats"], r["nets"], strict=True)}
             for player, seat in seats.items():
-                v = s["seats"][seat]
                 yield [hand["number"], hand["id"], r["ruleset"], r["code"], r["banker"], r["banker_player"],
                        r["how"], s["status"], hand["stake"], csv_number(s["guan_dui"]["start"]),
-                       csv_number(s["guan_dui"]["end"]), player, seat, head["accounts"][seat], v["role"],
-                       v["tricks"] if played else None,
-                       *(csv_number(v["by_channel"].get(ch, 0)) for ch in CHANNEL_ORDER),
-                       csv_number(r["nets"][player]), csv_number(r["running"][player]),
+                       csv_number(s["guan_dui"]["end"]), player, *_seat_cells(head, s, seat),
+                       *_channel_cells(s["seats"][seat]), csv_number(r["nets"][player]),
+                       csv_number(r["running"][player]),
                        csv_number(r["money"][player]), s["next_banker"], s["next_banker_reason"] or None,
                        head["seed"], *st.cells(r["ruleset"])]
 
@@ -248,9 +259,7 @@ def sitting_ledger_rows(head: dict[str, Any], hands: Iterable[dict[str, Any]]) -
             player = dict(zip(r["settlement"]["seats"], r["nets"], strict=True))
             for n, line in enumerate(r["settlement"]["ledger"], start=1):
                 yield [hand["number"], hand["id"], r["ruleset"], n, line["payer"], player.get(line["payer"]),
-                       line["payee"], player.get(line["payee"]), csv_number(line["amount"]), line["item"],
-                       line["name"], line["channel"], line["holder"], line["note"] or None,
-                       line["source"] or None, cite(r["ruleset"], line["item"], line["channel"]) or None,
+                       line["payee"], player.get(line["payee"]), *_line_cells(cite, r["ruleset"], line),
                        *st.cells(r["ruleset"])]
 
 
