@@ -63,7 +63,12 @@ def json_number(t: int) -> int | float | str:
     float is the exact value (rulesets cannot come near: docs/limits.md)."""
     if t % TICKS_PER_ZHU == 0:  # the usual case, without building a Fraction
         return t // TICKS_PER_ZHU
-    value = zhu(t)
+    return fraction_number(zhu(t))
+
+
+def fraction_number(value: Fraction) -> int | float | str:
+    """An exact number as JSON writes amounts (:func:`json_number`'s rule, for any fraction,
+    e.g. money in a stake unit): int, a half or quarter as a float, else "p/q" text."""
     if value.denominator == 1:
         return value.numerator
     if value.denominator in (2, 4) and abs(value.numerator) < 2 ** 53:

@@ -363,3 +363,16 @@ def test_sitting_deal_code_label_follows_lang(fmt):
     text = render_text(report(), fmt, lang="zh-Hant")
     assert "牌局代碼" in text
     assert "deal code" not in text
+
+
+def test_money_follows_the_json_amount_rule():
+    """Money in the stake unit is written by the rule of every JSON amount (units.json_number):
+    whole numbers, halves and quarters as numbers, anything finer as exact "p/q" text."""
+    from fractions import Fraction
+
+    from mahdiao_rules.units import fraction_number, json_number
+
+    assert [fraction_number(Fraction(n, d)) for n, d in ((6, 3), (-3, 2), (1, 4), (1, 8), (1, 3))] == \
+        [2, -1.5, 0.25, "1/8", "1/3"]
+    assert fraction_number(Fraction(2 ** 60 + 1, 2)) == f"{2 ** 60 + 1}/2"  # a float would round it
+    assert all(fraction_number(Fraction(t, 24)) == json_number(t) for t in range(-50, 50))

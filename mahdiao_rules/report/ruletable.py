@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from ..ruleset import colour_of
@@ -25,7 +24,7 @@ from ..ruleset.correspondences import Same, row_key
 from ..ruleset.describe import Describer
 from ..ruleset.model import Citation, ItemDef, OptionDef, Ruleset
 from ..ruleset.terms import english, glossary_for, pinyin, translated
-from ..units import json_number
+from ..units import json_number, ticks
 from .cite import bibliography, citation_text, cite_parts, short_reference, used_sources
 from .contract import citation_data, envelope, sources_table
 from .contract import stamp as run_stamp
@@ -369,10 +368,9 @@ def _number(value: Any) -> int | float | str | None:
     if value is None:
         return None
     try:
-        q = Fraction(str(value)) * 24
+        return json_number(ticks(str(value)))
     except (ValueError, ZeroDivisionError):
         return None
-    return json_number(int(q)) if q.denominator == 1 else None
 
 
 def _cited(c: Citation) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from ..ruleset.sitting import FIRST_BANKER_RULES, REDRAW_RECORD
 from ..settle.ledger import ACCOUNT_HANZI, ACCOUNT_IDS, GUAN_DUI
 from ..sitting.engine import HandResult, SittingPlay, procedure_of
 from ..sitting.stats import spells, tenure
-from ..units import TICKS_PER_ZHU, json_number
+from ..units import TICKS_PER_ZHU, fraction_number, json_number
 from .contract import cite_info, envelope, sources_table
 from .replay import (
     CHANNEL_ORDER,
@@ -45,16 +45,6 @@ from .replay import (
     ruleset_info,
     tricks_once,
 )
-
-
-def money_number(value: Fraction) -> int | float | str:
-    """An amount in the stake unit as JSON writes amounts: exact (see ``json_number``)."""
-    if value.denominator == 1:
-        return value.numerator
-    if value.denominator & (value.denominator - 1) == 0:  # a power of two: exact as a float
-        return float(value)
-    return f"{value.numerator}/{value.denominator}"
-
 
 # ---------------------------------------------------------------------- the head
 
@@ -223,7 +213,7 @@ class SittingStream:
             "code": dealcode.encode(s.deal),  # the deal with this ruleset's 椿
             "nets": {players[k]: json_number(s.nets[k]) for k in range(4)},
             "running": {players[k]: json_number(tally.running[k]) for k in range(4)},
-            "money": {players[k]: money_number(h.money[k]) for k in range(4)},
+            "money": {players[k]: fraction_number(h.money[k]) for k in range(4)},
             "notes": list(h.notes),
             "settlement": settlement,
         }
@@ -251,7 +241,7 @@ def summary(t: _Tally) -> dict[str, Any]:
                     "longest": x.longest, "share": round(x.hands / len(bankers), 4) if bankers else None}
                    for k, x in enumerate(tenure(bankers))],
         "totals": {players[k]: {"seat": SEATS[k].id, "net": json_number(t.running[k]),
-                                "money": money_number(t.money[k]), "lowest": json_number(t.lowest[k]),
+                                "money": fraction_number(t.money[k]), "lowest": json_number(t.lowest[k]),
                                 "highest": json_number(t.highest[k])} for k in range(4)},
         "guan_dui": {"start": json_number(t.pool_start), "end": json_number(t.pool_end),
                      "largest": json_number(t.pool_max), "net": json_number(t.running[GUAN_DUI])},
