@@ -832,16 +832,16 @@ def rules_table_report(rs: Any, *, stamp: dict[str, Any], lang: str = "en") -> R
     """``rules table``: the model of one ruleset's items, ready to render in any format."""
     from .ruletable import rules_table, rules_table_view
 
-    return Report("rules-table", rules_table(rs, stamp=stamp, lang=lang),
-                  view=lambda m: rules_table_view(rs, stamp=m["stamp"], lang=lang))
+    view = rules_table_view(rs, stamp=stamp, lang=lang)  # the model is made from it: build it once
+    return Report("rules-table", rules_table(rs, stamp=stamp, lang=lang, view=view), view=lambda m: view)
 
 
 def rules_diff_report(rulesets: Sequence[Any], *, stamp: dict[str, Any], lang: str = "en") -> Report:
     """``rules diff``: several rulesets compared by concept, ready to render in any format."""
     from .ruletable import rules_diff, rules_diff_view
 
-    return Report("rules-diff", rules_diff(rulesets, stamp=stamp, lang=lang),
-                  view=lambda m: rules_diff_view(rulesets, stamp=m["stamp"], lang=lang))
+    view = rules_diff_view(rulesets, stamp=stamp, lang=lang)  # the model is made from it: build it once
+    return Report("rules-diff", rules_diff(rulesets, stamp=stamp, lang=lang, view=view), view=lambda m: view)
 
 
 def explain_doc(deal: Any, settlement: Any, seat: Any, *, stamp: dict[str, Any]) -> Report:

@@ -329,6 +329,7 @@ def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None
             "footnote": fn(decl.source) if decl else None,
         })
     chart_rows = [r for r in rows if r["differs"] and sum(v is not None for v in r["values"]) >= 2]
+    bib = bibliography(sources, rulesets, lang)  # the bibliography and the sources list are one
     return {
         "kind": "rules-diff",
         "lang": lang,
@@ -349,8 +350,8 @@ def rules_diff_view(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any] | None
                                  + [r["name"] for r in rows],
                                  {k: {**v, "gloss": Texts(rs, lang)("sets", k, "gloss", v.get("gloss", ""))}
                                   for rs in rulesets for k, v in rs.set_info.items()}),
-        "bibliography": bibliography(sources, rulesets, lang),
-        "source_list": bibliography(sources, rulesets, lang),
+        "bibliography": bib,
+        "source_list": bib,
         "stamp": stamp if stamp is not None else run_stamp(""),
     }
 
@@ -394,10 +395,13 @@ def _ruleset_data(rs: Ruleset) -> dict[str, Any]:
     return {k: v for k, v in ruleset_info(rs).items() if k not in ("rules", "offences")}
 
 
-def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en",
+                view: dict[str, Any] | None = None) -> dict[str, Any]:
     """The rule table of *rs* as data: every item with its generated condition and amount
-    (``zhu``: the number of 注 when it is a number), status and citation; fines; options."""
-    view = rules_table_view(rs, stamp=stamp, lang=lang)
+    (``zhu``: the number of 注 when it is a number), status and citation; fines; options.
+    *view* is :func:`rules_table_view` of the same arguments when the caller has it already."""
+    if view is None:
+        view = rules_table_view(rs, stamp=stamp, lang=lang)
     d = Describer(rs, prose_lang(lang))
     items = []
     for shown, item in zip(view["items"], rs.items.values(), strict=True):
@@ -417,11 +421,14 @@ _CELL_FIELDS = ("item", "name", "amount", "condition", "channel", "status", "bas
                 "status_basis")
 
 
-def rules_diff(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+def rules_diff(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any], lang: str = "en",
+               view: dict[str, Any] | None = None) -> dict[str, Any]:
     """The rulesets compared by concept, as data: per row its state (same, differs, partial)
     and one cell per ruleset (its items, amount — ``zhu`` when a number —, condition, status and
-    citation; ``present: false`` where the ruleset has no such item)."""
-    view = rules_diff_view(rulesets, stamp=stamp, lang=lang)
+    citation; ``present: false`` where the ruleset has no such item).  *view* is
+    :func:`rules_diff_view` of the same arguments when the caller has it already."""
+    if view is None:
+        view = rules_diff_view(rulesets, stamp=stamp, lang=lang)
     rows = []
     for row in view["rows"]:
         cells = []

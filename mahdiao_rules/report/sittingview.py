@@ -128,10 +128,11 @@ def sitting_view(head: dict[str, Any], hands: Iterable[dict[str, Any]], tail: Ca
             cells.append({"seat": r["banker"], "hanzi": acc[r["banker"]], "player": r["banker_player"],
                           "status": status, "text": f"{r['banker_player']} {acc[r['banker']]}"
                                                     + (" 免斗" if status == "mian_dou" else "")})
-        present = {c["player"] for c in cells if c["player"] is not None}
-        bank_table.append({"number": hand["number"], "id": hand["id"], "cells": cells,
-                           "differs": len(present) > 1})
+        bank_table.append({"number": hand["number"], "id": hand["id"], "cells": cells})
     after = tail()
+    differs = set(after["bank_differs"])  # the hands whose 椿 differ, as the stream found them
+    for row in bank_table:
+        row["differs"] = row["number"] in differs
     results = []
     for j, (info, s, rs) in enumerate(zip(head["rulesets"], after["results"], rulesets, strict=True)):
         seats = {seat: name for name, seat in s["players"].items()}
@@ -159,10 +160,8 @@ def _details(hands: Iterable[dict[str, Any]], rs: Ruleset, head: dict[str, Any],
     """Each hand under one ruleset with its ledger as the templates show it."""
     cite = SourceText(head)
     rules = cite.rules.get(rs.id, {})
-    for hand in hands:
+    for hand in hands:  # a stream of this one ruleset: each hand has its one result
         for r in hand["results"]:
-            if r["ruleset"] != rs.id:
-                continue
             s = with_rules(r["settlement"], rules, hand["tricks"])
             yield {"number": hand["number"], "id": hand["id"], "deal": hand, "banker": r["banker"],
                    "banker_hanzi": acc[r["banker"]], "banker_player": r["banker_player"], "code": r["code"],
