@@ -57,7 +57,6 @@ from .settle.hand import Settlement
 from .settle.ledger import ACCOUNT_IDS, GUAN_DUI
 from .simulate import POSITIONS, Plan, Slot, Stats, build_model
 from .simulate import run as _run
-from .sitting import SittingPlay as _SittingPlay
 from .sitting import SittingResult as _SittingResult
 from .sitting import play_sitting
 from .sitting import tenure as _tenure
@@ -614,6 +613,20 @@ class SittingRun:
         return f"<SittingRun {len(self.run.hands)} hands under {self.ruleset.id}: {totals}>"
 
 
+class _Replayed:
+    """A finished :class:`SittingResult` as the report reads a :class:`SittingPlay`: the same
+    attributes, and iterating gives its hands (so a report does not play them again)."""
+
+    def __init__(self, result: _SittingResult) -> None:
+        self.result = result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.result, name)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.result.hands)
+
+
 @dataclass(frozen=True)
 class SittingReplay:
     """A sitting replayed under several rulesets, each following its own bank sequence from
@@ -672,10 +685,11 @@ class SittingReplay:
         known = formats_for("sitting")
         if fmt not in known:
             raise ValueError(f"unknown format {fmt!r} (known: {', '.join(known)})")
-        record, policy, trust = self.sitting, self.policy, self.trust_record
+        record, trust = self.sitting, self.trust_record
+        played = {id(rs): run.run for rs, run in zip(self.rulesets, self.runs, strict=True)}
 
-        def play(rs: Ruleset) -> _SittingPlay:  # the same play again: every draw is seeded
-            return _SittingPlay(rs, record, trust_record=trust, policy=make_policy(policy, rs))
+        def play(rs: Ruleset) -> _Replayed:  # the hands played already, read again
+            return _Replayed(played[id(rs)])
         doc = sitting_report(record, self.rulesets, play=play, trust_record=trust, input_name=record.file,
                              stamp=stamp("python: mahdiao_rules.sitting", self.rulesets, seed=record.seed))
         return render_text(doc, fmt, lang=lang)

@@ -810,9 +810,10 @@ def sitting_report(sitting: Any, rulesets: Sequence[Any], *, stamp: dict[str, An
                    play: Callable[[Any], Any], input_name: str = "", full_sources: bool = False,
                    trust_record: bool = False) -> Report:
     """A sitting document ready to render: the head now, each hand's model (every ruleset in
-    lockstep) when a writer gets to it, the summaries after.  ``play(rs)`` makes a fresh
-    :class:`~mahdiao_rules.sitting.SittingPlay` of the sitting under *rs*; the templates call
-    it again for the ledgers (second pass, see :mod:`.sittingview`)."""
+    lockstep) when a writer gets to it, the summaries after.  ``play(rs)`` gives the sitting's
+    play under *rs* — a fresh :class:`~mahdiao_rules.sitting.SittingPlay`, or hands played
+    already read the same way (the API's runs); the templates call it again for the ledgers
+    (second pass, see :mod:`.sittingview`)."""
     from .sitting import SittingStream, sitting_head
     from .sittingview import sitting_view
 
