@@ -26,7 +26,7 @@ from ..ruleset.model import Citation, ItemDef, OptionDef, Ruleset
 from ..ruleset.terms import english, glossary_for, pinyin, translated
 from ..units import json_number, ticks
 from .cite import bibliography, citation_text, cite_parts, short_reference, used_sources
-from .contract import citation_data, envelope, sources_table
+from .contract import citation_data, cite_info, envelope, sources_table
 from .contract import stamp as run_stamp
 from .replay import ruleset_info
 
@@ -374,10 +374,6 @@ def _number(value: Any) -> int | float | str | None:
         return None
 
 
-def _cited(c: Citation) -> dict[str, Any]:
-    return {"source": c.ref, "citation": citation_data(c)}
-
-
 def _tag_data(value: Any) -> Any:
     return citation_data(value) if isinstance(value, Citation) else str(value)
 
@@ -386,9 +382,9 @@ def _option_data(rs: Ruleset) -> list[dict[str, Any]]:
     return [{"ruleset": rs.id, "name": o.name, "title": o.title, "description": o.description,
              "default": o.default, "current": rs.option_values.get(o.name, o.default),
              "choices": [{"value": k, "description": v,
-                          **(_cited(o.choice_sources[k]) if k in o.choice_sources else {})}
+                          **(cite_info(o.choice_sources[k]) if k in o.choice_sources else {})}
                          for k, v in o.choices.items()],
-             **_cited(o.source)} for o in rs.options.values()]
+             **cite_info(o.source)} for o in rs.options.values()]
 
 
 def _ruleset_data(rs: Ruleset) -> dict[str, Any]:
@@ -406,11 +402,11 @@ def rules_table(rs: Ruleset, *, stamp: dict[str, Any], lang: str = "en",
     items = []
     for shown, item in zip(view["items"], rs.items.values(), strict=True):
         items.append({**{k: shown[k] for k in _ITEM_FIELDS}, "zhu": _number(d.zhu_value(item.raw)),
-                      **_cited(item.source), "tags": {t: _tag_data(v) for t, v in item.tags.items()}})
+                      **cite_info(item.source), "tags": {t: _tag_data(v) for t, v in item.tags.items()}})
     fines = [{"id": f.id, "name": f.name, "gloss": f.gloss, "amount": f.zhu_text, "zhu": _number(f.zhu_text),
-              "to": f.to, "ends_hand": f.ends_hand, **_cited(f.source)} for f in rs.fines.values()]
+              "to": f.to, "ends_hand": f.ends_hand, **cite_info(f.source)} for f in rs.fines.values()]
     decisions = [{"id": d.id, "name": d.name, "reading": d.reading, "alternatives": d.alternatives,
-                  "reason": d.reason, **_cited(d.source)} for d in rs.decisions]
+                  "reason": d.reason, **cite_info(d.source)} for d in rs.decisions]
     return envelope("rules-table", stamp, lang=lang,
                     ruleset={**_ruleset_data(rs), "description": rs.description}, items=items,
                     options=_option_data(rs), decisions=decisions, fines=fines, statuses=view["statuses"],
@@ -442,7 +438,7 @@ def rules_diff(rulesets: Sequence[Ruleset], *, stamp: dict[str, Any], lang: str 
                           "items": [{"id": p["id"], "name": p["name"], "short_amount": p["short"],
                                      "amount": p["amount"], "condition": p["condition"],
                                      "channel": p["channel"]} for p in cell["items"]],
-                          **_cited(item.source)})
+                          **cite_info(item.source)})
         rows.append({"concept": row["concept"], "name": row["name"], "pinyin": row["pinyin"], "en": row["en"],
                      "state": row["state"], "cells": cells, "differs": row["differs"],
                      "condition_differs": row["condition_differs"], "channels_differ": row["channels_differ"],
