@@ -32,12 +32,11 @@ from .ruleset.model import Ruleset
 from .settle.hand import (
     Settlement,
     close_hand,
-    needs_upto,
     open_hand,
-    quick_chong,
     quick_close,
     quick_open,
 )
+from .settle.kai_chong import QuickChong
 from .units import TICKS_PER_ZHU
 
 
@@ -83,11 +82,14 @@ class Quick:
         self.leaders = leader_table(ruleset)
         self.first_bankers = banker_table(ruleset)
         """By face card: the first hand's 莊 by the ruleset (None: the drawn banker stands)."""
-        self.upto = needs_upto(ruleset)
-        """Whether plays bring the cards up to each winning card (play.tricks.quick_play)."""
+        kc = ruleset.procedure.kai_chong
+        self.upto = kc is not None and kc.twins_upto_winner
+        """Whether plays bring the cards up to each winning card (play.tricks.quick_play): the
+        ruleset's 開沖 reads them (HandState.won_upto)."""
         self.sheng_dai = dict(ruleset.procedure.sheng_dai)
-        self.chong = quick_chong(ruleset)
-        """開沖 for simulation: it remembers what takes are worth from hand to hand."""
+        self.chong = None if kc is None else QuickChong(kc)
+        """開沖 for simulation (None: the ruleset has none): it remembers what takes are worth
+        from hand to hand."""
 
     def forget(self) -> None:
         """Forget what earlier hands taught (the 開沖 memory): the next hand starts cold."""

@@ -588,12 +588,12 @@ def test_simulation_chong_memory_gives_the_takes_of_a_fresh_one(points, link):
     rs = find_ruleset("app", {"chong_points": points, "chong_link": link})
     long, tiny, fresh = Quick(rs), Quick(rs), Quick(rs)
     tiny.chong = QuickChong(rs.procedure.kai_chong, limit=3)
-    fresh.chong = None  # quick_close then makes a new QuickChong for each hand
     took = 0
     for deal in random_deals(f"memo/{points}/{link}", 400):
         numbers = draw_orders(random.Random(f"{deal.id}/play"))
         args = ([deal.hand_mask(s) for s in range(4)], deal.stock, int(deal.banker),
                 [bits_in_order(deal.hands[s], numbers[s]) for s in range(4)])
+        fresh.forget()  # an empty memory: a new QuickChong for each hand
         want = fresh.random(*args)
         assert long.random(*args) == want == tiny.random(*args), deal.id
         took += any(want[0])

@@ -302,12 +302,12 @@ def quick_open(ruleset: Ruleset, held: list[int], stock: tuple[int, ...], banker
 
 
 def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: list[int],
-                chong: QuickChong | None = None) -> int:
+                chong: QuickChong | None) -> int:
     """:func:`close_hand` for simulation: the play phase on *play* (None: the hand ended in its
     deal phase) and the end phase, added into *nets*.  Returns the fired bits of the hand,
     every seat's together (``Ruleset.fired_bits`` names them).  *play* brings the cards up
-    to each winning card when the ruleset's 開沖 reads them (:func:`needs_upto`); *chong* is
-    the ruleset's 開沖 for simulation, kept from hand to hand (:func:`quick_chong`)."""
+    to each winning card when the ruleset's 開沖 reads them (its ``twins_upto_winner``); *chong* is the
+    ruleset's 開沖 for simulation, kept from hand to hand (None: the ruleset has none)."""
     eng = engine(ruleset)
     if play is not None:
         won, tricks, winners, wins, masks, ups = play
@@ -327,24 +327,10 @@ def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: l
                 st.won_upto = upto  # type: ignore[assignment]
         if chong is not None:
             chong.run(st)
-        elif kc is not None:
-            QuickChong(kc).run(st)
         eng.fast["play"](st, nets)
     eng.fast["end"](st, nets)
     f = st.fired
     return f[0] | f[1] | f[2] | f[3]
-
-
-def quick_chong(ruleset: Ruleset) -> QuickChong | None:
-    """The ruleset's 開沖 for :func:`quick_close` (None: it has none)."""
-    kc = ruleset.procedure.kai_chong
-    return None if kc is None else QuickChong(kc)
-
-
-def needs_upto(ruleset: Ruleset) -> bool:
-    """Whether settling reads the cards played up to each winning card (HandState.won_upto)."""
-    kc = ruleset.procedure.kai_chong
-    return kc is not None and kc.twins_upto_winner
 
 
 def _won_trick_masks(result: PlayResult) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
