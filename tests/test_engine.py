@@ -190,14 +190,19 @@ def test_the_bit_trick_engine_plays_as_the_full_one(seed, leader):
     deal = random_deal(random.Random(seed), "t")
     numbers = draw_orders(random.Random(seed + 1))
     full = play_in_order([in_order(deal.hands[s], numbers[s]) for s in range(4)], leader)
-    won, tricks, winners, wins, masks, upto = quick_play(
+    won, tricks, winners, order, masks, upto = quick_play(
         *[bits_in_order(deal.hands[s], numbers[s]) for s in range(4)], int(leader), True)
+
+    def by_winner(per_trick: list[int]) -> list[list[int]]:
+        return [[x for t, x in zip(full.tricks, per_trick, strict=True) if t.winner == s] for s in range(4)]
+
     assert won == list(full.won_masks) and tricks == list(full.trick_counts)
     assert winners == [int(t.winner) for t in full.tricks]
-    assert wins == [1 << t.winning_card for t in full.tricks]
-    assert masks == [sum(1 << c for c in t.cards) for t in full.tricks]
-    assert upto == [sum(1 << c for c in t.cards[:t.cards.index(t.winning_card) + 1]) for t in full.tricks]
-    assert quick_of(full) == (won, tricks, winners, wins, masks, upto)
+    assert order == by_winner([t.winning_card for t in full.tricks])
+    assert masks == by_winner([sum(1 << c for c in t.cards) for t in full.tricks])
+    assert upto == by_winner([sum(1 << c for c in t.cards[:t.cards.index(t.winning_card) + 1])
+                              for t in full.tricks])
+    assert quick_of(full) == (won, tricks, winners, order, masks, upto)
     assert full == play_random(deal, leader, random.Random(seed + 1))
 
 

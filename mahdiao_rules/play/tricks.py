@@ -203,10 +203,11 @@ LED_SUIT = {1 << c: SUIT_MASKS[CARD_SUIT[c]] for c in range(N_CARDS)}
 """A card's bit → the mask of its suit (the cards that can win a trick it leads)."""
 
 
-QuickPlay = tuple[list[int], list[int], list[int], list[int], list[int], "list[int] | None"]
-"""A play for simulation: won masks and trick counts per seat; per trick the winner, the
-winning card's bit, the mask of all four cards and (when asked for) the mask of the cards
-played up to and including the winning card."""
+QuickPlay = tuple[list[int], list[int], list[int], list[list[int]], list[list[int]], "list[list[int]] | None"]
+"""A play for simulation: won masks and trick counts per seat; the winner of each trick;
+then per seat, for each trick it won in order, the winning card, the mask of all four cards
+and (when asked for) the mask of the cards played up to and including the winning card —
+HandState's ``won``, ``tricks``, ``trick_winners``, ``won_order``, ``won_tricks``, ``won_upto``."""
 
 _SPAN = tuple(tuple(tuple((lead + j) % 4 for j in range((winner - lead) % 4 + 1)) for winner in range(4))
               for lead in range(4))
@@ -219,16 +220,15 @@ def quick_play(b0: list[int], b1: list[int], b2: list[int], b3: list[int], leade
 
     The same tricks as :func:`play_in_order`, for simulation: the winner of a trick holds
     the strongest card of the led suit, which is its lowest card number, i.e. the lowest
-    bit of the trick's mask within that suit.  Returns the won masks and trick counts per
-    seat, then per trick the winner, the winning card's bit, the mask of all four and, with
-    *upto*, the mask of those played up to the winning card (else None).
+    bit of the trick's mask within that suit.  Returns a :data:`QuickPlay`, with the masks
+    up to each winning card only with *upto* (else None).
     """
     won = [0, 0, 0, 0]
     tricks = [0, 0, 0, 0]
     winners: list[int] = []
-    wins: list[int] = []
-    masks: list[int] = []
-    ups: list[int] | None = [] if upto else None
+    order: list[list[int]] = [[], [], [], []]
+    whole: list[list[int]] = [[], [], [], []]
+    ups: list[list[int]] | None = [[], [], [], []] if upto else None
     lead = leader
     for x0, x1, x2, x3 in zip(b0, b1, b2, b3, strict=True):
         xs = (x0, x1, x2, x3)
@@ -240,27 +240,27 @@ def quick_play(b0: list[int], b1: list[int], b2: list[int], b3: list[int], leade
             u = 0
             for s in _SPAN[lead][w]:
                 u |= xs[s]
-            ups.append(u)
+            ups[w].append(u)
         lead = w
         won[w] |= t
         tricks[w] += 1
         winners.append(w)
-        wins.append(t)
-        masks.append(m)
-    return won, tricks, winners, wins, masks, ups
+        order[w].append(t.bit_length() - 1)
+        whole[w].append(m)
+    return won, tricks, winners, order, whole, ups
 
 
 def quick_of(result: PlayResult) -> QuickPlay:
     """A :class:`PlayResult` as a :data:`QuickPlay` (with the cards up to each winning card)."""
-    masks = []
-    ups = []
+    whole: list[list[int]] = [[], [], [], []]
+    ups: list[list[int]] = [[], [], [], []]
     for t in result.tricks:
         m = u = 0
         for c in t.cards:
             m |= BIT[c]
             if not u and c == t.winning_card:
                 u = m
-        masks.append(m)
-        ups.append(u)
+        whole[t.winner].append(m)
+        ups[t.winner].append(u)
     return (list(result.won_masks), list(result.trick_counts), [int(t.winner) for t in result.tricks],
-            [BIT[t.winning_card] for t in result.tricks], masks, ups)
+            [[int(c) for c in w] for w in result.won], whole, ups)

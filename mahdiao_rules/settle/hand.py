@@ -310,21 +310,11 @@ def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: l
     ruleset's 開沖 for simulation, kept from hand to hand (None: the ruleset has none)."""
     eng = engine(ruleset)
     if play is not None:
-        won, tricks, winners, wins, masks, ups = play
+        won, tricks, winners, order, whole, ups = play
         st.won, st.tricks, st.trick_winners = won, tricks, winners
-        kc = ruleset.procedure.kai_chong
-        if eng.reads_order or kc is not None:
-            order: list[list[int]] = [[], [], [], []]
-            whole: list[list[int]] = [[], [], [], []]
-            for w, t, m in zip(winners, wins, masks, strict=True):
-                order[w].append(t.bit_length() - 1)
-                whole[w].append(m)
-            st.won_order, st.won_tricks = order, whole  # type: ignore[assignment]
-            if ups is not None:
-                upto: list[list[int]] = [[], [], [], []]
-                for w, u in zip(winners, ups, strict=True):
-                    upto[w].append(u)
-                st.won_upto = upto  # type: ignore[assignment]
+        st.won_order, st.won_tricks = order, whole  # type: ignore[assignment]
+        if ups is not None:
+            st.won_upto = ups  # type: ignore[assignment]
         if chong is not None:
             chong.run(st)
         eng.fast["play"](st, nets)
