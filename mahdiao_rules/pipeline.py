@@ -139,5 +139,5 @@ class Quick:
         tricks = None
         if not ended:
             result, _note = play_hand(rs, hand, play=play, policy=policy, rng=rng)
-            tricks = quick_of(result)
+            tricks = quick_of(result, self.upto)
         return nets, ended, quick_close(rs, st, tricks, nets, self.chong)

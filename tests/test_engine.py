@@ -202,7 +202,8 @@ def test_the_bit_trick_engine_plays_as_the_full_one(seed, leader):
     assert masks == by_winner([sum(1 << c for c in t.cards) for t in full.tricks])
     assert upto == by_winner([sum(1 << c for c in t.cards[:t.cards.index(t.winning_card) + 1])
                               for t in full.tricks])
-    assert quick_of(full) == (won, tricks, winners, order, masks, upto)
+    assert quick_of(full, True) == (won, tricks, winners, order, masks, upto)
+    assert quick_of(full) == (won, tricks, winners, order, masks, None)
     assert full == play_random(deal, leader, random.Random(seed + 1))
 
 

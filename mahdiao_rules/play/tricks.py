@@ -250,17 +250,23 @@ def quick_play(b0: list[int], b1: list[int], b2: list[int], b3: list[int], leade
     return won, tricks, winners, order, whole, ups
 
 
-def quick_of(result: PlayResult) -> QuickPlay:
-    """A :class:`PlayResult` as a :data:`QuickPlay` (with the cards up to each winning card)."""
+def trick_masks(result: PlayResult, upto: bool) -> tuple[list[list[int]], list[list[int]] | None]:
+    """Per seat, for each trick it won in order, the mask of all four cards and, with *upto*,
+    of the cards played up to and including the winning card (else None)."""
     whole: list[list[int]] = [[], [], [], []]
-    ups: list[list[int]] = [[], [], [], []]
+    ups: list[list[int]] | None = [[], [], [], []] if upto else None
     for t in result.tricks:
-        m = u = 0
+        m = 0
         for c in t.cards:
             m |= BIT[c]
-            if not u and c == t.winning_card:
-                u = m
+            if ups is not None and c == t.winning_card:
+                ups[t.winner].append(m)
         whole[t.winner].append(m)
-        ups[t.winner].append(u)
+    return whole, ups
+
+
+def quick_of(result: PlayResult, upto: bool = False) -> QuickPlay:
+    """A :class:`PlayResult` as a :data:`QuickPlay` (with *upto*, the cards up to each winning card)."""
+    whole, ups = trick_masks(result, upto)
     return (list(result.won_masks), list(result.trick_counts), [int(t.winner) for t in result.tricks],
             [[int(c) for c in w] for w in result.won], whole, ups)

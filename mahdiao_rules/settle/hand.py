@@ -22,7 +22,7 @@ from ..cards import CARD_HANZI, cards_of
 from ..deal import SEATS, Deal, Event, Seat
 from ..errors import InputError
 from ..messages import note as make_note
-from ..play.tricks import PlayResult, QuickPlay
+from ..play.tricks import PlayResult, QuickPlay, trick_masks
 from ..ruleset.codegen import engine
 from ..ruleset.dsl import HandState
 from ..ruleset.model import ItemDef, Ruleset
@@ -260,10 +260,14 @@ def close_hand(opening: Opening, play: PlayResult | None, note: str | None = Non
         st.tricks = list(play.trick_counts)
         st.trick_winners = tuple(int(t.winner) for t in play.tricks)
         st.won_order = [tuple(w) for w in play.won]
+        kc = ruleset.procedure.kai_chong
         if ruleset.needs_trick_masks:  # only trick_has: patterns and 開沖 read them
-            st.won_tricks, st.won_upto = _won_trick_masks(play)
-        if ruleset.procedure.kai_chong is not None:
-            chong = tuple(run_kai_chong(ruleset.procedure.kai_chong, st))
+            whole, ups = trick_masks(play, kc is not None and kc.twins_upto_winner)
+            st.won_tricks = [tuple(m) for m in whole]
+            if ups is not None:
+                st.won_upto = [tuple(m) for m in ups]
+        if kc is not None:
+            chong = tuple(run_kai_chong(kc, st))
         played = _run_phase(ruleset, "play", st, books)
         firings += played
         _dai_pei(ruleset, deal, st, books, play, notes, played)
@@ -321,20 +325,6 @@ def quick_close(ruleset: Ruleset, st: HandState, play: QuickPlay | None, nets: l
     eng.fast["end"](st, nets)
     f = st.fired
     return f[0] | f[1] | f[2] | f[3]
-
-
-def _won_trick_masks(result: PlayResult) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
-    """Per seat, each won trick's cards: all four, and those played up to the winning card."""
-    out: list[list[int]] = [[], [], [], []]
-    upto: list[list[int]] = [[], [], [], []]
-    for t in result.tricks:
-        mask = 0
-        for c in t.cards:
-            mask |= 1 << c
-            if c == t.winning_card:
-                upto[t.winner].append(mask)
-        out[t.winner].append(mask)
-    return [tuple(m) for m in out], [tuple(m) for m in upto]
 
 
 def _event_error(deal: Deal, index: int, message: str) -> InputError:
