@@ -38,7 +38,7 @@ import time
 from mahdiao_rules.cli.sim import bench_table, reference_module, toy_module
 from mahdiao_rules.io.dealfile import random_deals
 from mahdiao_rules.pipeline import Quick
-from mahdiao_rules.play.tricks import bits_in_order, draw_orders, quick_play
+from mahdiao_rules.play.tricks import random_orders
 from mahdiao_rules.ruleset import bundled_ids, find_ruleset
 from mahdiao_rules.simulate import benchmark
 
@@ -52,10 +52,8 @@ def profile_settle(rs_id: str, n: int, top: int = 15) -> str:
     quick = Quick(rs)
     played = []
     for d in random_deals("profile", n):
-        numbers = draw_orders(random.Random(f"{d.id}/play"))
-        held, orders = quick.view([d.hand_mask(s) for s in range(4)],
-                                  [bits_in_order(d.hands[s], numbers[s]) for s in range(4)], d.face)
-        play = quick_play(*orders, quick.leaders[d.face][d.banker], quick.upto)
+        held, play = quick.play_random([d.hand_mask(s) for s in range(4)], d.stock, int(d.banker),
+                                       random_orders(d.hands, random.Random(f"{d.id}/play")))
         played.append((held, d.stock, int(d.banker), play))
     quick.played(*played[0])
     prof = cProfile.Profile()

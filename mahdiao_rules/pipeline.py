@@ -99,12 +99,22 @@ class Quick:
     def random(self, held: list[int], stock: tuple[int, ...], banker: int,
                orders: list[list[int]]) -> QuickResult:
         """A deal (hands as masks) played at random: *orders* are the seats' cards as bits in the
-        order each plays them (play.tricks.draw_orders and bits_in_order)."""
+        order each plays them (play.tricks.random_orders).  A hand its deal phase ends is not played."""
         held, orders = self.view(held, orders, stock[0])
         nets = [0, 0, 0, 0, 0]
         st, ended = quick_open(self.ruleset, held, stock, banker, nets)
-        play = None if ended else quick_play(*orders, self.leaders[stock[0]][banker], self.upto)
+        play = None if ended else self._tricks(orders, stock[0], banker)
         return nets, ended, quick_close(self.ruleset, st, play, nets, self.chong)
+
+    def play_random(self, held: list[int], stock: tuple[int, ...], banker: int,
+                    orders: list[list[int]]) -> tuple[list[int], QuickPlay]:
+        """:meth:`random`'s hands (after :meth:`view`) and tricks, played whether or not the deal
+        phase ends the hand: what :meth:`played` settles (a benchmark times that alone)."""
+        held, orders = self.view(held, orders, stock[0])
+        return held, self._tricks(orders, stock[0], banker)
+
+    def _tricks(self, orders: list[list[int]], face: int, banker: int) -> QuickPlay:
+        return quick_play(*orders, self.leaders[face][banker], self.upto)
 
     def played(self, held: list[int], stock: tuple[int, ...], banker: int, play: QuickPlay) -> QuickResult:
         """A deal whose hands (as the ruleset plays them, after :meth:`view`) were played already."""

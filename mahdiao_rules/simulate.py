@@ -40,7 +40,7 @@ from .io.sittingfile import Sitting
 from .pipeline import Quick, QuickResult
 from .play.policies import POLICIES, auto_play, make_policy
 from .play.procedure import as_first_hand, cross_map, translate_play
-from .play.tricks import BIT, bits_in_order, draw_orders, quick_play
+from .play.tricks import BIT, random_orders
 from .ruleset import PALETTE, colour_of, find_ruleset
 from .ruleset.model import Ruleset
 from .settle.hand import MIAN_DOU
@@ -239,8 +239,7 @@ class Runner:
             rng.seed(f"{seed}/{i}")  # = random_deals(seed, 1, start=i)
             hands, stock, banker = dealt(rng)
             rng.seed(f"{seed}-{i + 1}/play")  # = the deal's own random play (play.procedure)
-            numbers = draw_orders(rng)
-            orders = [bits_in_order(hands[s], numbers[s]) for s in range(4)]
+            orders = random_orders(hands, rng)
             held = [sum(BIT[c] for c in h) for h in hands]
             results = []
             for q in quick:  # a sitting's first hand: a ruleset may choose its own 莊
@@ -810,10 +809,9 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
         heur = make_policy("heuristic", rs)
         played = []
         for d, h in zip(deals, held, strict=True):
-            numbers = draw_orders(random.Random(f"{d.id}/play"))
-            view, orders = quick.view(h, [bits_in_order(d.hands[s], numbers[s]) for s in range(4)], d.face)
-            played.append((view, d.stock, int(d.banker),
-                           quick_play(*orders, quick.leaders[d.face][int(d.banker)], quick.upto)))
+            view, play = quick.play_random(h, d.stock, int(d.banker),
+                                           random_orders(d.hands, random.Random(f"{d.id}/play")))
+            played.append((view, d.stock, int(d.banker), play))
 
         quick.played(*played[0])  # the generated engine is built before any timing
 
@@ -828,9 +826,7 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
             quick.forget()
             for d, h in zip(deals, held, strict=True):
                 rng.seed(f"{d.id}/play")
-                numbers = draw_orders(rng)
-                orders = [bits_in_order(d.hands[s], numbers[s]) for s in range(4)]
-                quick.random(h, d.stock, int(d.banker), orders)
+                quick.random(h, d.stock, int(d.banker), random_orders(d.hands, rng))
 
         def heuristic(quick: Quick = quick, heur: Any = heur) -> None:
             quick.forget()

@@ -23,7 +23,7 @@ from typing import Any
 from mahdiao_rules.deal import Deal
 from mahdiao_rules.pipeline import Quick, settle_deal
 from mahdiao_rules.play.policies import auto_play, make_policy
-from mahdiao_rules.play.tricks import bits_in_order, draw_orders
+from mahdiao_rules.play.tricks import random_orders
 from mahdiao_rules.ruleset import find_ruleset
 from mahdiao_rules.settle.hand import MIAN_DOU
 
@@ -75,8 +75,7 @@ def compare(rs_id: str, deals: list[Deal], options: dict[str, str] | None = None
         if i % 3 == 0 and settle_deal(rs, deal, play=play, ledger=False).nets != want.nets:
             why.append("ledger=False nets differ")
         if policy.name == "random":  # as simulate plays it: the seats' orders, drawn once
-            numbers = draw_orders(random.Random(f"{deal.id}/play"))
-            orders = [bits_in_order(deal.hands[s], numbers[s]) for s in range(4)]
+            orders = random_orders(deal.hands, random.Random(f"{deal.id}/play"))
             if deal.guan_dui:
                 nets, ended, bits = quick.deal(deal, play=play)
             else:

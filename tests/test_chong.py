@@ -582,7 +582,7 @@ def test_simulation_chong_memory_gives_the_takes_of_a_fresh_one(points, link):
     takes and none at all (a new QuickChong per hand) settle every hand alike."""
     from mahdiao_rules.io.dealfile import random_deals
     from mahdiao_rules.pipeline import Quick
-    from mahdiao_rules.play.tricks import bits_in_order, draw_orders
+    from mahdiao_rules.play.tricks import random_orders
     from mahdiao_rules.settle.kai_chong import QuickChong
 
     rs = find_ruleset("app", {"chong_points": points, "chong_link": link})
@@ -590,9 +590,8 @@ def test_simulation_chong_memory_gives_the_takes_of_a_fresh_one(points, link):
     tiny.chong = QuickChong(rs.procedure.kai_chong, limit=3)
     took = 0
     for deal in random_deals(f"memo/{points}/{link}", 400):
-        numbers = draw_orders(random.Random(f"{deal.id}/play"))
         args = ([deal.hand_mask(s) for s in range(4)], deal.stock, int(deal.banker),
-                [bits_in_order(deal.hands[s], numbers[s]) for s in range(4)])
+                random_orders(deal.hands, random.Random(f"{deal.id}/play")))
         fresh.forget()  # an empty memory: a new QuickChong for each hand
         want = fresh.random(*args)
         assert long.random(*args) == want == tiny.random(*args), deal.id

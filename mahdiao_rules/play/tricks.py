@@ -172,6 +172,13 @@ def bits_in_order(hand: tuple[int, ...], number: int) -> list[int]:
     return [BIT[hand[j]] for j in _orders()[8 * number:8 * number + 8]]
 
 
+def random_orders(hands: tuple[tuple[int, ...], ...], rng: random.Random) -> list[list[int]]:
+    """The seats' cards as bits in the play orders of a random play drawn from *rng*
+    (:func:`draw_orders`, :func:`bits_in_order`): what :func:`quick_play` plays."""
+    numbers = draw_orders(rng)
+    return [bits_in_order(hands[s], numbers[s]) for s in range(4)]
+
+
 def play_in_order(orders: list[list[Card]], first_leader: Seat, barred: tuple[int, ...] = (0,) * 8
                   ) -> PlayResult:
     """Play the eight tricks with each seat playing its cards in the given order (*barred*:
