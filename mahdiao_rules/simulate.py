@@ -34,12 +34,12 @@ from fractions import Fraction
 from typing import Any
 
 from .deal import Deal
-from .io.dealfile import DealWriter, body_text, deals_format, dealt, random_deals
+from .io.dealfile import DealWriter, body_text, deal_id, deal_seed, deals_format, dealt, random_deals
 from .io.output import Destination, destination, open_text
 from .io.sittingfile import Sitting
 from .pipeline import Quick, QuickResult
 from .play.policies import POLICIES, auto_play, make_policy
-from .play.procedure import as_first_hand, cross_map, translate_play
+from .play.procedure import as_first_hand, cross_map, play_seed, translate_play
 from .play.tricks import BIT, random_orders
 from .ruleset import PALETTE, colour_of, find_ruleset
 from .ruleset.model import Ruleset
@@ -236,9 +236,9 @@ class Runner:
         # The default: deals as plain values, one random draw of the play orders per deal.
         rng, seed, quick = self.rng, self.plan.seed, self.quick
         for i in range(start, start + count):
-            rng.seed(f"{seed}/{i}")  # = random_deals(seed, 1, start=i)
+            rng.seed(deal_seed(seed, i))  # = random_deals(seed, 1, start=i)
             hands, stock, banker = dealt(rng)
-            rng.seed(f"{seed}-{i + 1}/play")  # = the deal's own random play (play.procedure)
+            rng.seed(play_seed(deal_id(seed, i)))  # = the deal's own random play
             orders = random_orders(hands, rng)
             held = [sum(BIT[c] for c in h) for h in hands]
             results = []
@@ -810,7 +810,7 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
         played = []
         for d, h in zip(deals, held, strict=True):
             view, play = quick.play_random(h, d.stock, int(d.banker),
-                                           random_orders(d.hands, random.Random(f"{d.id}/play")))
+                                           random_orders(d.hands, random.Random(play_seed(d.id))))
             played.append((view, d.stock, int(d.banker), play))
 
         quick.played(*played[0])  # the generated engine is built before any timing
@@ -825,7 +825,7 @@ def benchmark(rulesets: Sequence[str] = ("feng", "app", "qing"), n: int = 2000, 
         def random_play(quick: Quick = quick) -> None:
             quick.forget()
             for d, h in zip(deals, held, strict=True):
-                rng.seed(f"{d.id}/play")
+                rng.seed(play_seed(d.id))
                 quick.random(h, d.stock, int(d.banker), random_orders(d.hands, rng))
 
         def heuristic(quick: Quick = quick, heur: Any = heur) -> None:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from mahdiao_rules.deal import Seat
 from mahdiao_rules.errors import InputError
-from mahdiao_rules.io.dealfile import dealt, random_deal, random_deals
+from mahdiao_rules.io.dealfile import deal_id, deal_seed, dealt, random_deal, random_deals
 from mahdiao_rules.io.resources import data_dir
 from mahdiao_rules.play.tricks import (
     N_ORDERS,
@@ -220,9 +220,10 @@ def test_random_play_is_uniform_per_position():
 
 def test_dealt_values_are_the_random_deal():
     for i in range(50):
-        hands, stock, banker = dealt(random.Random(f"s/{i}"))
+        hands, stock, banker = dealt(random.Random(deal_seed("s", i)))
         deal = random_deals("s", 1, start=i)[0]
         assert hands == deal.hands and stock == deal.stock and banker == deal.banker
+        assert deal.id == deal_id("s", i) == f"s-{i + 1}" and deal_seed("s", i) == f"s/{i}"
 
 
 @pytest.mark.parametrize("options", [{}, {"first_banker": "face"}])

@@ -655,10 +655,21 @@ def random_deal(rng: random.Random, deal_id: str, banker: Seat | None = None) ->
                 stock=tuple(CARDS[c] for c in stock))  # type: ignore[arg-type]
 
 
+def deal_seed(seed: str | int, i: int) -> str:
+    """The string deal *i* (from 0) of *seed* is shuffled from: :func:`random_deals` and the
+    simulation's fast path (which deals without a :class:`Deal`) must agree on it."""
+    return f"{seed}/{i}"
+
+
+def deal_id(seed: str | int, i: int) -> str:
+    """The id of deal *i* (from 0) of *seed*; deals are numbered from 1."""
+    return f"{seed}-{i + 1}"
+
+
 def iter_random_deals(seed: str | int, count: int, *, start: int = 0) -> Iterator[Deal]:
     """:func:`random_deals` one at a time, for writing any number of them in constant memory."""
     for i in range(start, start + count):
-        yield random_deal(random.Random(f"{seed}/{i}"), f"{seed}-{i + 1}")
+        yield random_deal(random.Random(deal_seed(seed, i)), deal_id(seed, i))
 
 
 def random_deals(seed: str | int, count: int, *, start: int = 0) -> list[Deal]:
@@ -667,4 +678,4 @@ def random_deals(seed: str | int, count: int, *, start: int = 0) -> list[Deal]:
     Seeding with the string ``f"{seed}/{i}"`` hashes it with SHA-512, so the deals do not
     depend on PYTHONHASHSEED, the worker count or how the range is split.
     """
-    return [random_deal(random.Random(f"{seed}/{i}"), f"{seed}-{i + 1}") for i in range(start, start + count)]
+    return list(iter_random_deals(seed, count, start=start))

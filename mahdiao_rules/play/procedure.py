@@ -127,6 +127,11 @@ def sheng_dai(ruleset: Ruleset, deal: Deal, notes: list[str]) -> Deal:
 # ====================================================================== the tricks
 
 
+def play_seed(deal_id: str) -> str:
+    """The seed of a deal's own random play (``mahdiao replay``, simulation): ``f"{deal.id}/play"``."""
+    return f"{deal_id}/play"
+
+
 def by_policy(hand: Hand, policy: Policy, rng: random.Random | None = None) -> PlayResult:
     """*policy*'s play of *hand* from its first leader.
 
@@ -134,7 +139,7 @@ def by_policy(hand: Hand, policy: Policy, rng: random.Random | None = None) -> P
     (``f"{deal.id}/play"``), made only when the policy draws from it.
     """
     if rng is None and policy.needs_rng:
-        rng = random.Random(f"{hand.deal.id}/play")
+        rng = random.Random(play_seed(hand.deal.id))
     return policy.play(hand.deal, hand.leader, rng)
 
 
@@ -159,7 +164,7 @@ def play_hand(ruleset: Ruleset, hand: Hand, *, play: PlayResult | None = None,
         play = by_policy(hand, policy, rng)
     if play is not None:
         return play, make_note("played_by_policy", seat=leader.id)
-    result = play_random(deal, leader, rng or random.Random(f"{deal.id}/play"))
+    result = play_random(deal, leader, rng or random.Random(play_seed(deal.id)))
     return result, make_note("played_at_random", seat=leader.id, seed=deal.id)
 
 
