@@ -221,23 +221,30 @@ class Runner:
             return [(int(d.banker), q.deal(d, play=base if k == sp else
                                            translate_play(base, cross_map(rss[sp], rs, deal))))
                     for k, (q, rs, d) in enumerate(zip(self.quick, rss, hands, strict=True))]
-        # A random play draws the seats' orders first, from the deal's own seed: every slot
-        # plays the same orders (from its own first leader).
+        # Each slot plays from its own first leader; a policy that draws does so from the deal's
+        # own seed (play.procedure.play_seed), so every slot draws the same numbers — the random
+        # policy the same play orders.  (The default random run takes chunk's fast path instead.)
         return [(int(d.banker), q.deal(d, policy=policy))
                 for q, policy, d in zip(self.quick, self.policies, hands, strict=True)]
 
-    def chunk(self, start: int, count: int) -> Stats:
-        """Deals ``start … start+count-1`` of the plan's seed, settled under every slot."""
+    def chunk(self, start: int, count: int, deals: Sequence[Deal] | None = None) -> Stats:
+        """Deals ``start … start+count-1`` of the plan's seed, settled under every slot; *deals*
+        are those deals when the caller made them already (to write them out)."""
         tally = Tally(self)
+        seed = self.plan.seed
         if self.plan.policy != "random" or self.plan.same_play is not None:
-            for deal in random_deals(self.plan.seed, count, start=start):
+            for deal in random_deals(seed, count, start=start) if deals is None else deals:
                 tally.add(self.results(deal))
             return tally.stats()
         # The default: deals as plain values, one random draw of the play orders per deal.
-        rng, seed, quick = self.rng, self.plan.seed, self.quick
+        rng, quick = self.rng, self.quick
         for i in range(start, start + count):
-            rng.seed(deal_seed(seed, i))  # = random_deals(seed, 1, start=i)
-            hands, stock, banker = dealt(rng)
+            if deals is None:
+                rng.seed(deal_seed(seed, i))  # = random_deals(seed, 1, start=i)
+                hands, stock, banker = dealt(rng)
+            else:
+                d = deals[i - start]
+                hands, stock, banker = d.hands, tuple(int(c) for c in d.stock), int(d.banker)
             rng.seed(play_seed(deal_id(seed, i)))  # = the deal's own random play
             orders = random_orders(hands, rng)
             held = [sum(BIT[c] for c in h) for h in hands]
@@ -374,8 +381,10 @@ def _work(start: int, count: int, deals_fmt: str | None) -> tuple[Any, str | Non
         deals = random_deals(_RUNNER.plan.seed, count * h, start=start * h)
         text = body_text(deals, deals_fmt) if deals_fmt else None
         return _RUNNER.add_sittings(start, deals), text
-    text = body_text(random_deals(_RUNNER.plan.seed, count, start=start), deals_fmt) if deals_fmt else None
-    return _RUNNER.chunk(start, count), text
+    if not deals_fmt:
+        return _RUNNER.chunk(start, count), None
+    deals = random_deals(_RUNNER.plan.seed, count, start=start)  # made once: written and settled
+    return _RUNNER.chunk(start, count, deals), body_text(deals, deals_fmt)
 
 
 # ====================================================================== running

@@ -240,3 +240,4 @@ def test_simulate_fast_chunk_equals_the_deal_by_deal_path(options):
         tally.add(runner.results(deal))
     slow = tally.stats()
     assert fast == slow and fast.n == 300
+    assert runner.chunk(0, 300, random_deals("paths", 300)) == fast  # deals made already (--deals-out)
