@@ -45,7 +45,7 @@ from .ruleset import PALETTE, colour_of, find_ruleset
 from .ruleset.model import Ruleset
 from .settle.hand import MIAN_DOU
 from .sitting import play_sitting, spells
-from .sitting.stats import SittingPair, SittingTally
+from .sitting.stats import Moment, SittingPair, SittingTally
 from .units import TICKS_PER_ZHU, json_number
 
 Z95 = 1.959963984540054
@@ -268,12 +268,13 @@ class Runner:
             for slot, rs, policy in zip(stats.slots, self.rulesets, self.policies, strict=True):
                 res = play_sitting(rs, record, policy=policy, ledger=False)
                 bankers = [int(x.banker) for x in res.hands]
+                runs = spells(bankers)
                 pools = [x.pool_after for x in res.hands]
                 redraws = sum(1 for x in res.hands[:-1] if x.settlement.next_banker is None)
                 mian_dou = sum(1 for x in res.hands if x.settlement.status == MIAN_DOU)
                 totals = res.totals()
-                slot.add(bankers, totals[:4], pools, redraws, mian_dou)
-                rows.append((bankers, len(spells(bankers)), pools[-1]))
+                slot.add(bankers, runs, totals[:4], pools, redraws, mian_dou)
+                rows.append((bankers, len(runs), pools[-1]))
             for (a, b), pair in zip(self.pairs, stats.pairs, strict=True):
                 pair.add(rows[a], rows[b])
             stats.n += 1
@@ -485,6 +486,11 @@ def describe(n: int, s: int, q: int, scale: int = TICKS_PER_ZHU) -> dict[str, An
     return out
 
 
+def described(n: int, m: Moment, scale: int = TICKS_PER_ZHU) -> dict[str, Any]:
+    """:func:`describe` of a :class:`~mahdiao_rules.sitting.stats.Moment` over *n* sittings."""
+    return describe(n, m.sum, m.sq, scale)
+
+
 def proportion(k: int, n: int) -> dict[str, Any]:
     """A share with its 95% Wilson interval."""
     if n == 0:
@@ -614,26 +620,26 @@ def build_sitting_model(plan: Plan, stats: SittingStats, *, deals_out: str | Non
             "content_hash": rs.content_hash, "options": dict(rs.option_values),
             "n": t.n, "hands": t.hands,
             "players": [{"seat": seat, "hanzi": hanzi, "player": player,
-                         **describe(t.n, t.nets[k], t.nets_sq[k]),
-                         "banker_hands": describe(t.n, t.banker_hands[k], t.banker_hands_sq[k], 1)}
+                         **described(t.n, t.nets[k]),
+                         "banker_hands": described(t.n, t.banker_hands[k], 1)}
                         for k, (seat, hanzi, player) in enumerate(zip(
                             ("east", "south", "west", "north"), ("東", "南", "西", "北"),
                             ("東家", "南家", "西家", "北家"), strict=True))],
             "tenure": {
-                "spells": describe(t.n, t.spells, t.spells_sq, 1),
-                "changes": describe(t.n, t.spells - t.n, t.spells_sq - 2 * t.spells + t.n, 1),
-                "longest": describe(t.n, t.longest, t.longest_sq, 1),
-                "redraws": describe(t.n, t.redraws, t.redraws_sq, 1),
-                "mean_spell": _r(t.hands / t.spells) if t.spells else None,
-                "stays": proportion(t.hands - t.spells, t.hands - t.n) if h > 1 else None,
+                "spells": described(t.n, t.spells, 1),
+                "changes": describe(t.n, t.spells.sum - t.n, t.spells.sq - 2 * t.spells.sum + t.n, 1),
+                "longest": described(t.n, t.longest, 1),
+                "redraws": described(t.n, t.redraws, 1),
+                "mean_spell": _r(t.hands / t.spells.sum) if t.spells.sum else None,
+                "stays": proportion(t.hands - t.spells.sum, t.hands - t.n) if h > 1 else None,
                 "completed_spells": [{"length": k, "count": c, "share": _r(c / done)}
                                      for k, c in lengths],
             },
             "mian_dou": {**proportion(t.mian_dou, t.hands),
                          "per_1000": _r(1000 * t.mian_dou / t.hands) if t.hands else None},
             "guan_dui": {
-                "end": describe(t.n, t.pool_end, t.pool_end_sq),
-                "max": describe(t.n, t.pool_max, t.pool_max_sq),
+                "end": described(t.n, t.pool_end),
+                "max": described(t.n, t.pool_max),
                 "nonempty": proportion(sum(c for v, c in t.pool_hands.items() if v > 0), t.hands),
                 "values": [[json_number(v), c] for v, c in sorted(t.pool_hands.items())],
             },
@@ -643,8 +649,8 @@ def build_sitting_model(plan: Plan, stats: SittingStats, *, deals_out: str | Non
     for (a, b), ps in zip(pair_indexes(len(rulesets)), stats.pairs, strict=True):
         pairs.append({
             "a": labels[a], "b": labels[b],
-            "spells": describe(n, ps.spells, ps.spells_sq, 1),
-            "guan_dui_end": describe(n, ps.pool_end, ps.pool_end_sq),
+            "spells": described(n, ps.spells, 1),
+            "guan_dui_end": described(n, ps.pool_end),
             "same_banker": proportion(ps.same_banker, ps.hands),
         })
     return {

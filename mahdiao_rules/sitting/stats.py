@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -49,6 +49,26 @@ def tenure(bankers: Sequence[int]) -> list[Tenure]:
                    max((r.length for r in runs if r.seat == s), default=0)) for s in range(4)]
 
 
+@dataclass(slots=True)
+class Moment:
+    """Σ of a quantity over sittings and Σ of its square (``simulate.describe`` takes them)."""
+
+    sum: int = 0
+    sq: int = 0
+
+    def add(self, v: int) -> None:
+        self.sum += v
+        self.sq += v * v
+
+    def merge(self, other: Moment) -> None:
+        self.sum += other.sum
+        self.sq += other.sq
+
+
+def _moments() -> list[Moment]:
+    return [Moment() for _ in range(4)]
+
+
 @dataclass
 class SittingTally:
     """Integer accumulators over many sittings of one ruleset (ticks for amounts).
@@ -60,96 +80,79 @@ class SittingTally:
 
     n: int = 0
     hands: int = 0
-    nets: list[int] = field(default_factory=lambda: [0] * 4)
-    """Σ per seat of the sitting's net (ticks), and below Σ of its square."""
-    nets_sq: list[int] = field(default_factory=lambda: [0] * 4)
-    banker_hands: list[int] = field(default_factory=lambda: [0] * 4)
-    banker_hands_sq: list[int] = field(default_factory=lambda: [0] * 4)
-    spells: int = 0
-    spells_sq: int = 0
-    longest: int = 0
-    longest_sq: int = 0
-    redraws: int = 0
-    redraws_sq: int = 0
+    nets: list[Moment] = field(default_factory=_moments)
+    """Per seat, the sitting's net (ticks)."""
+    banker_hands: list[Moment] = field(default_factory=_moments)
+    spells: Moment = field(default_factory=Moment)
+    longest: Moment = field(default_factory=Moment)
+    redraws: Moment = field(default_factory=Moment)
     mian_dou: int = 0
-    pool_end: int = 0
-    pool_end_sq: int = 0
-    pool_max: int = 0
-    pool_max_sq: int = 0
+    pool_end: Moment = field(default_factory=Moment)
+    pool_max: Moment = field(default_factory=Moment)
     pool_hands: Counter[int] = field(default_factory=Counter)
     """官堆 after each hand (ticks) → number of hands."""
     spell_lengths: Counter[int] = field(default_factory=Counter)
     """Length of each completed spell → count (a sitting's last spell is cut off: not counted)."""
 
-    def add(self, bankers: Sequence[int], nets: Sequence[int], pools: Sequence[int],
-            redraws: int, mian_dou: int) -> None:
-        """One sitting: the 椿 seat per hand, the seats' nets, the 官堆 after each hand."""
+    def add(self, bankers: Sequence[int], runs: Sequence[Spell], nets: Sequence[int],
+            pools: Sequence[int], redraws: int, mian_dou: int) -> None:
+        """One sitting: the 椿 seat per hand and its :func:`spells`, the seats' nets, the 官堆
+        after each hand."""
         self.n += 1
         self.hands += len(bankers)
+        held = [0, 0, 0, 0]
+        for r in runs:
+            held[r.seat] += r.length
         for k in range(4):
-            self.nets[k] += nets[k]
-            self.nets_sq[k] += nets[k] * nets[k]
-            b = sum(1 for x in bankers if x == k)
-            self.banker_hands[k] += b
-            self.banker_hands_sq[k] += b * b
-        runs = spells(bankers)
-        self.spells += len(runs)
-        self.spells_sq += len(runs) ** 2
-        longest = max((r.length for r in runs), default=0)
-        self.longest += longest
-        self.longest_sq += longest * longest
+            self.nets[k].add(nets[k])
+            self.banker_hands[k].add(held[k])
+        self.spells.add(len(runs))
+        self.longest.add(max((r.length for r in runs), default=0))
         self.spell_lengths.update(r.length for r in runs[:-1])
-        self.redraws += redraws
-        self.redraws_sq += redraws * redraws
+        self.redraws.add(redraws)
         self.mian_dou += mian_dou
-        end = pools[-1] if pools else 0
-        top = max(pools, default=0)
-        self.pool_end += end
-        self.pool_end_sq += end * end
-        self.pool_max += top
-        self.pool_max_sq += top * top
+        self.pool_end.add(pools[-1] if pools else 0)
+        self.pool_max.add(max(pools, default=0))
         self.pool_hands.update(pools)
 
     def merge(self, other: SittingTally) -> None:
-        add_fields(self, other, ("n", "hands", "spells", "spells_sq", "longest", "longest_sq",
-                                 "redraws", "redraws_sq", "mian_dou", "pool_end", "pool_end_sq",
-                                 "pool_max", "pool_max_sq"))
-        for name in ("nets", "nets_sq", "banker_hands", "banker_hands_sq"):
-            mine, theirs = getattr(self, name), getattr(other, name)
-            for k in range(4):
-                mine[k] += theirs[k]
-        self.pool_hands.update(other.pool_hands)
-        self.spell_lengths.update(other.spell_lengths)
+        merge_fields(self, other)
 
 
 @dataclass
 class SittingPair:
     """Paired differences between two rulesets over the same sittings (a − b)."""
 
-    spells: int = 0
-    spells_sq: int = 0
-    pool_end: int = 0
-    pool_end_sq: int = 0
+    spells: Moment = field(default_factory=Moment)
+    pool_end: Moment = field(default_factory=Moment)
     same_banker: int = 0
     """Hands in which both rulesets had the same 椿."""
     hands: int = 0
 
     def add(self, a: tuple[list[int], int, int], b: tuple[list[int], int, int]) -> None:
-        d = a[1] - b[1]
-        self.spells += d
-        self.spells_sq += d * d
-        p = a[2] - b[2]
-        self.pool_end += p
-        self.pool_end_sq += p * p
+        self.spells.add(a[1] - b[1])
+        self.pool_end.add(a[2] - b[2])
         self.same_banker += sum(1 for x, y in zip(a[0], b[0], strict=True) if x == y)
         self.hands += len(a[0])
 
     def merge(self, other: SittingPair) -> None:
-        add_fields(self, other, ("spells", "spells_sq", "pool_end", "pool_end_sq", "same_banker",
-                                 "hands"))
+        merge_fields(self, other)
 
 
-def add_fields(mine: Any, other: Any, names: Sequence[str]) -> None:
-    """Add *other*'s integer fields *names* into *mine* (merging the tallies of two chunks)."""
-    for name in names:
-        setattr(mine, name, getattr(mine, name) + getattr(other, name))
+def merge_fields(mine: Any, other: Any) -> None:
+    """Add every field of *other* into *mine* (merging the tallies of two chunks): counts,
+    :class:`Moment` s (alone or per seat) and counters — a field of another kind is an error,
+    so no field is left out silently."""
+    for f in fields(mine):
+        a, b = getattr(mine, f.name), getattr(other, f.name)
+        if isinstance(a, Counter):
+            a.update(b)
+        elif isinstance(a, Moment):
+            a.merge(b)
+        elif isinstance(a, list) and all(isinstance(x, Moment) for x in a):
+            for x, y in zip(a, b, strict=True):
+                x.merge(y)
+        elif isinstance(a, int):
+            setattr(mine, f.name, a + b)
+        else:
+            raise TypeError(f"{type(mine).__name__}.{f.name}: no way to merge a {type(a).__name__}")
