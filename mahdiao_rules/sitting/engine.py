@@ -67,8 +67,19 @@ class HandResult:
         return self.settlement.nets
 
 
+class _Seated:
+    """:attr:`player_at` for a class with ``seat_of`` (player → seat)."""
+
+    seat_of: dict[str, Seat]
+
+    @property
+    def player_at(self) -> dict[Seat, str]:
+        """Seat → player: the inverse of ``seat_of``."""
+        return {seat: name for name, seat in self.seat_of.items()}
+
+
 @dataclass(frozen=True)
-class SittingResult:
+class SittingResult(_Seated):
     """A whole sitting under one ruleset."""
 
     ruleset: Ruleset
@@ -82,10 +93,6 @@ class SittingResult:
     stopped: str | None = None
     """Why the sitting ended before its last hand (the stake cap), or None."""
     notes: tuple[str, ...] = ()
-
-    @property
-    def player_at(self) -> dict[Seat, str]:
-        return {seat: name for name, seat in self.seat_of.items()}
 
     def totals(self) -> list[int]:
         """Ticks per seat (east … north) and the 官堆 account over the hands played."""
@@ -143,7 +150,7 @@ def procedure_of(ruleset: Ruleset) -> SittingProcedure:
     return ruleset.sitting if ruleset.sitting is not None else DEFAULT
 
 
-class SittingPlay:
+class SittingPlay(_Seated):
     """A sitting under one ruleset, played hand by hand as it is iterated: each
     :class:`HandResult` is made when it is asked for, so a report can write a sitting of any
     length holding one hand at a time.  The seats are known at once; ``notes`` and
@@ -169,23 +176,19 @@ class SittingPlay:
     def notes(self) -> tuple[str, ...]:
         return tuple(self._run.notes)
 
-    @property
-    def player_at(self) -> dict[Seat, str]:
-        return {seat: name for name, seat in self.seat_of.items()}
-
     def __iter__(self) -> Iterator[HandResult]:
         sitting, run, ruleset = self.sitting, self._run, self.ruleset
-        names = self.player_at
+        seat_of = self.seat_of
         pool = sitting.guan_dui * TICKS_PER_ZHU
         floor = sitting.stakes.floor if sitting.stakes else Fraction(1)
         pool_money = (pool, Fraction(sitting.guan_dui) * floor)
-        banker, how = run.first_banker(names)
+        banker, how = run.first_banker(seat_of)
         money = [Fraction(0)] * 4
         prev: HandResult | None = None
         for hand in sitting.hands:
             notes: list[str] = []
             if prev is not None:
-                banker, how = run.next_banker(hand, prev, names, notes)
+                banker, how = run.next_banker(hand, prev, seat_of, notes)
             else:
                 banker, how = run.check_record(hand, banker, how, notes)
             run.check_stake(hand)
@@ -198,7 +201,7 @@ class SittingPlay:
             pool = after
             for k in range(4):
                 money[k] += worth[k]
-            self.stopped = run.loss_cap(hand, money, names)
+            self.stopped = run.loss_cap(hand, money, seat_of)
             yield prev
             if self.stopped:
                 return
@@ -262,9 +265,8 @@ class _Run:
         cards = draw_cards(self.sitting.seed, what)
         return {seat_of[name]: card for name, card in zip(self.sitting.players, cards, strict=True)}
 
-    def first_banker(self, names: dict[Seat, str]) -> tuple[Seat, str]:
+    def first_banker(self, seat_of: dict[str, Seat]) -> tuple[Seat, str]:
         s = self.sitting
-        seat_of = {n: x for x, n in names.items()}
         first = s.hands[0].deal
         seat = first_banker(self.rs, first)  # None: the first 椿 is drawn
         if seat is not None:
@@ -293,7 +295,7 @@ class _Run:
 
     # ------------------------------------------------------------------ between hands
 
-    def next_banker(self, hand: SittingHand, prev: HandResult, names: dict[Seat, str],
+    def next_banker(self, hand: SittingHand, prev: HandResult, seat_of: dict[str, Seat],
                     notes: list[str]) -> tuple[Seat, str]:
         s = prev.settlement
         if s.next_banker is not None:
@@ -302,7 +304,6 @@ class _Run:
         why = f"{s.next_banker_reason} after hand {prev.hand.number}"
         if hand.banker is not None and self.checks and self.proc.redraw_record == "use":
             return hand.banker, f"{why}: drawn afresh, as recorded"
-        seat_of = {name: x for x, name in names.items()}
         cards = self._seeded(f"redraw/{prev.hand.number}", seat_of)
         seat, how = self._draw(cards, f"{why}: drawn afresh from the seed")
         if hand.banker is not None and hand.banker != seat and self.checks:
@@ -344,14 +345,15 @@ class _Run:
                                  f"agreed cap {node_number(stakes.cap)} (不得溢額; under "
                                  f"{self.rs.id} the cap bounds each hand's stake)")
 
-    def loss_cap(self, hand: SittingHand, money: list[Fraction], names: dict[Seat, str]) -> str | None:
+    def loss_cap(self, hand: SittingHand, money: list[Fraction], seat_of: dict[str, Seat]) -> str | None:
         stakes = self.sitting.stakes
         if stakes is None or self.proc.stakes.value != "sitting_loss":
             return None
         out = [x for x in SEATS if money[x] <= -stakes.cap]
         if not out or hand.number == len(self.sitting.hands):
             return None
-        who = ", ".join(f"{names[x]} ({x.id}) {_money(money[x])}" for x in out)
+        who = ", ".join(f"{player} ({x.id}) {_money(money[x])}"
+                        for x in out for player, seat in seat_of.items() if seat == x)
         return (f"after hand {hand.number}: {who} {stakes.unit}, at or beyond the cap "
                 f"{node_number(stakes.cap)} {stakes.unit}; the sitting ends (不得溢額)")
 
