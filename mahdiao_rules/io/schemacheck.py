@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
