@@ -408,6 +408,13 @@ def rulesets_option(default: str) -> Callable[[F], F]:
                              f"Repeatable. Default: {default}.")
 
 
+full_sources_option = click.option(
+    "--full-sources", is_flag=True,
+    help="JSON: give every fired item and ledger line its quoted source phrase, not only "
+         "the key of the document's sources table.")
+"""``--full-sources`` of the commands that write ledgers (replay, sitting)."""
+
+
 def settings_option(help: str = "Override a ruleset option for this run. Repeatable.") -> Callable[[F], F]:
     """``--set RULESET.OPTION=VALUE``, repeatable, completed with the options' readings."""
     return click.option("--set", "settings", multiple=True, metavar="RULESET.OPTION=VALUE",

@@ -37,6 +37,7 @@ from .common import (
     deal_file,
     format_option,
     friendly_errors,
+    full_sources_option,
     load_deal_file,
     output_format,
     progress,
@@ -71,9 +72,7 @@ settled when the template reaches it, but the deals themselves are kept, to be c
                    "of a file. Repeatable.")
 @click.option("--svg-dir", metavar="DIR",
               help="Also write each deal's chart (net per seat per ruleset) as DIR/<deal>.svg.")
-@click.option("--full-sources", is_flag=True,
-              help="JSON: give every fired item and ledger line its quoted source phrase, not only "
-                   "the key of the document's sources table.")
+@full_sources_option
 @report_options
 @friendly_errors
 def replay(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str | None,

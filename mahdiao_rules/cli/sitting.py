@@ -21,6 +21,7 @@ from .common import (
     command_line,
     format_option,
     friendly_errors,
+    full_sources_option,
     output_format,
     read_document,
     report_options,
@@ -60,9 +61,7 @@ def load_sitting_file(file: str | None) -> tuple[Sitting, str, str | None]:
                    "and the hand id).")
 @click.option("--svg-dir", metavar="DIR",
               help="Also write each ruleset's chart of running totals as DIR/<ruleset>.svg.")
-@click.option("--full-sources", is_flag=True,
-              help="JSON: give every fired item and ledger line its quoted source phrase, not only "
-                   "the key of the document's sources table.")
+@full_sources_option
 @report_options
 @friendly_errors
 def sitting(file: str | None, rulesets: tuple[str, ...], settings: tuple[str, ...], fmt: str | None,
